@@ -1,0 +1,37 @@
+#include "commands.h"
+
+#include "examples/bundled.h"
+#include "io/network_yaml.h"
+
+#include <fstream>
+#include <iostream>
+
+namespace lf::cli {
+
+Runner addConvertCommand(CLI::App& app) {
+    auto* sub = app.add_subcommand("convert", "Convert a network (YAML or bundled name) to canonical network YAML");
+    auto in = std::make_shared<std::string>();
+    auto out = std::make_shared<std::string>();
+    sub->add_option("IN", *in, "Input network: .net.yaml file or bundled name")->required();
+    sub->add_option("OUT", *out, "Output .net.yaml file ('-' for standard output)")->required();
+    return [in, out]() {
+        auto net = resolveNetwork(*in);
+        if (!net) {
+            printError(net.error().toString());
+            return int(kBadInput);
+        }
+        const std::string text = writeNetworkYaml(*net);
+        if (*out == "-") {
+            std::cout << text;
+            return int(kOk);
+        }
+        std::ofstream f(*out, std::ios::binary | std::ios::trunc);
+        if (!f || !(f << text) || !f.flush()) {
+            printError(*out + ": cannot write file");
+            return int(kBadInput);
+        }
+        return int(kOk);
+    };
+}
+
+}  // namespace lf::cli

@@ -1,0 +1,23 @@
+// layerfuse-cli subcommands. Each returns the process exit code:
+// 0 success, 1 bad input (message on stderr as FILE:LINE:COLUMN: message), 2 usage error.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+namespace lf::cli {
+
+enum ExitCode { kOk = 0, kBadInput = 1, kUsage = 2 };
+
+// Registers a subcommand on `app`; the returned callback runs it after parsing.
+using Runner = std::function<int()>;
+Runner addExamplesCommand(CLI::App& app);
+Runner addConvertCommand(CLI::App& app);
+Runner addEvaluateCommand(CLI::App& app);
+
+// Prints "error: ..." style messages consistently.
+void printError(const std::string& msg);
+
+}  // namespace lf::cli

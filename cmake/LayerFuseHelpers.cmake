@@ -1,0 +1,32 @@
+# Small helpers shared by the project's CMake files.
+
+# Warning flags for every target of ours. -Werror comes from LAYERFUSE_WERROR (on in CI).
+function(layerfuse_warnings target)
+    target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
+    if(LAYERFUSE_WERROR)
+        target_compile_options(${target} PRIVATE -Werror)
+    endif()
+endfunction()
+
+# layerfuse_add_test(NAME <tst_name> SOURCES <files...> LIBS <targets...> [GUI] [LABELS ...])
+# One QtTest executable per unit, registered with CTest. GUI tests run offscreen.
+function(layerfuse_add_test)
+    cmake_parse_arguments(T "GUI" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS;ENV" ${ARGN})
+    add_executable(${T_NAME} ${T_SOURCES})
+    target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} Qt6::Test)
+    target_compile_definitions(${T_NAME} PRIVATE
+        LAYERFUSE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+        LAYERFUSE_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data"
+        LAYERFUSE_BINARY_DIR="${PROJECT_BINARY_DIR}")
+    set_target_properties(${T_NAME} PROPERTIES AUTOMOC ON)
+    layerfuse_warnings(${T_NAME})
+    add_test(NAME ${T_NAME} COMMAND ${T_NAME})
+    set(env "QT_QPA_PLATFORM=offscreen" ${T_ENV})
+    if(NOT T_TIMEOUT)
+        set(T_TIMEOUT 300)
+    endif()
+    set_tests_properties(${T_NAME} PROPERTIES ENVIRONMENT "${env}" TIMEOUT ${T_TIMEOUT})
+    if(T_LABELS)
+        set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}")
+    endif()
+endfunction()

@@ -1,0 +1,25 @@
+// Metrics as JSON (docs/INTERFACES.md `evaluate --format json`), CSV and a text table.
+#pragma once
+
+#include "metrics/metrics.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace lf {
+
+nlohmann::ordered_json metricsToJson(const Metrics& m);
+std::string metricsToJsonText(const Metrics& m, int indent = 2);
+// One row per layer plus one per group and a total row; header first.
+std::string metricsToCsv(const Metrics& m);
+// Human-readable summary table (units: B/KB/MB, cycles, pJ...).
+std::string metricsToTable(const Metrics& m);
+
+// Human units shared by the CLI table and the studio.
+std::string humanBytes(double bytes);
+std::string humanCount(double n);
+std::string humanEnergy(double pj);
+std::string humanTime(double seconds);
+
+}  // namespace lf
