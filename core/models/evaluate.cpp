@@ -1,37 +1,116 @@
+// The pipeline behind every figure: each group is costed by its strategy's model
+// (convfusion_segment, flowfusion, optimus), then latency (tso_latency) and energy (energy)
+// are derived the same way for all strategies (docs/MODELS.md §3-§9).
 #include "models/evaluate.h"
 
+#include "models/convfusion.h"
+#include "models/convfusion_segment.h"
+#include "models/energy.h"
+#include "models/evaluate_detail.h"
+#include "models/flowfusion.h"
+#include "models/optimus.h"
+#include "models/tso_latency.h"
 #include "network/dims.h"
+#include "util/checked.h"
+
+#include <algorithm>
+#include <cmath>
 
 namespace lf {
 
-LayerSchedule defaultLayerSchedule(const Network& net, const Hardware&, LayerId id) {
-    const LayerDims d = layerDims(net, id);
-    LayerSchedule s;
-    s.tile = {d.DzPerGroup(), d.Dy, d.Dx, d.DiPerGroup()};
-    return s;
+namespace {
+
+GroupCost strategyCost(const Network& net, const Hardware& hw, const Schedule& sched, const FusionGroup& g) {
+    switch (g.strategy) {
+    case Strategy::recompute: {
+        GroupCost c = convFusionGroup(net, hw, sched, g);
+        c.weights_batch_reused = g.weights_resident;
+        return c;
+    }
+    case Strategy::reuse: {
+        GroupCost c = flowFusionGroup(net, hw, sched, g,
+                                      g.reuse_model == ReuseModelKind::alwani ? ReuseModel::alwani : ReuseModel::hwff);
+        c.weights_batch_reused = true;  // Tb = B: weights stay for the whole batch
+        return c;
+    }
+    case Strategy::optimus: return optimusGroup(net, hw, sched, g);
+    }
+    return {};
 }
 
-Schedule defaultSchedule(const Network& net, const Hardware& hw) {
-    Schedule s;
-    s.layers.resize(size_t(net.size()));
-    s.explicit_layer.assign(size_t(net.size()), 0);
-    for (LayerId id : net.computeIds()) s.layers[size_t(id)] = defaultLayerSchedule(net, hw, id);
-    normalize(s, net);
-    return s;
+// PEs a layer runs on: its sub-array (spatial) or the whole array (temporal).
+SubArray layerArray(const FusionGroup& g, const std::map<LayerId, SubArray>& subs, const Hardware& hw, LayerId id) {
+    if (g.partition.kind == PartitionKind::spatial) {
+        auto it = subs.find(id);
+        if (it != subs.end() && it->second.cols > 0 && it->second.rows > 0) return it->second;
+    }
+    return SubArray{0, 0, hw.pe_array.cols, hw.pe_array.rows};
 }
 
-Metrics evaluate(const Network& net, const Hardware& hw, const Schedule& sched, const EvaluateOptions&) {
-    Metrics m;
-    m.network = net.name();
-    m.hardware = hw.name;
-    m.layer_index.assign(size_t(net.size()), -1);
-    for (LayerId id : net.computeIds()) {
-        const Layer& l = net.layer(id);
-        const LayerDims d = layerDims(net, id);
+// RF capacity a layer gets (§9): RF bytes per PE × its PEs (spatial), or its share of every
+// section under temporal fusion.
+int64_t rfCapacityBits(const FusionGroup& g, const Hardware& hw, const SubArray& a, LayerId id) {
+    const auto& rf = hw.register_file;
+    if (rf.bytes_per_pe <= 0) return 0;
+    const int64_t pes = int64_t(a.cols) * a.rows;
+    if (g.partition.kind == PartitionKind::spatial || g.layers.size() == 1) return rf.bytes_per_pe * 8 * pes;
+    const RfShare s = rfShareOf(g, id);
+    const int64_t sections = rf.weight + rf.input + rf.psum;
+    double perPe;
+    if (sections > 0) {
+        perPe = s.weight * double(rf.weight) + s.input * double(rf.input) + s.psum * double(rf.psum) +
+                double(rf.bytes_per_pe - sections) / double(g.layers.size());
+    } else {
+        perPe = double(rf.bytes_per_pe) * (s.weight + s.input + s.psum) / 3.0;
+    }
+    return int64_t(perPe * 8.0 * double(pes));
+}
+
+}  // namespace
+
+namespace detail {
+
+GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& sched, const FusionGroup& g,
+                        const EvaluateOptions& opt) {
+    GroupEval ev;
+    GroupMetrics& gm = ev.gm;
+    gm.name = g.name;
+    gm.layers = g.layers;
+    gm.strategy = g.strategy;
+    gm.partition = g.partition.kind;
+    for (const Violation& v : checkGroup(net, hw, g)) gm.warnings.push_back(v.message);
+    for (LayerId id : g.layers)
+        if (isCompute(net.layer(id).type))
+            for (const Violation& v : checkLayer(net, id, sched.layers[size_t(id)]))
+                gm.warnings.push_back(net.layer(id).name + ": " + v.message);
+
+    const GroupCost cost = strategyCost(net, hw, sched, g);
+    for (const std::string& w : cost.warnings) gm.warnings.push_back(w);
+    const int64_t B = std::max(1, hw.batch);
+    const int64_t wScale = cost.weights_batch_reused ? 1 : B;
+    const auto subs = g.partition.kind == PartitionKind::spatial ? effectiveSubarrays(g, hw)
+                                                                 : std::map<LayerId, SubArray>{};
+    std::vector<int64_t> cycles;
+    double memCycles = 0;
+    for (const LayerCost& lc : cost.layers) {
+        const Layer& layer = net.layer(lc.id);
+        if (!isCompute(layer.type)) {
+            // Concat inside a group: only the outputs it writes count.
+            Traffic t = lc.dram;
+            t.output *= B;
+            gm.dram += t;
+            for (const Transfer& tr : lc.transfers) {
+                Transfer x = tr;
+                x.count *= B;
+                memCycles += transferCycles(x, hw, opt.burst_aware);
+            }
+            continue;
+        }
+        const LayerDims d = layerDims(net, lc.id);
         LayerMetrics lm;
-        lm.id = id;
-        lm.name = l.name;
-        lm.type = l.type;
+        lm.id = lc.id;
+        lm.name = layer.name;
+        lm.type = layer.type;
         lm.out_width = d.Dx;
         lm.out_height = d.Dy;
         lm.out_channels = d.Dz;
@@ -41,35 +120,158 @@ Metrics evaluate(const Network& net, const Hardware& hw, const Schedule& sched, 
         lm.stride_x = d.Sx;
         lm.stride_y = d.Sy;
         lm.groups = d.G;
-        lm.macs = layerMacs(d);
-        lm.ops = layerOps(net, id);
         lm.weights = layerWeights(d);
-        lm.group = sched.groupOf(id);
-        m.layer_index[size_t(id)] = int32_t(m.layers.size());
-        m.layers.push_back(std::move(lm));
-        m.totals.macs += layerMacs(d);
+        lm.ops = layerOps(net, lc.id) * B;
+        lm.macs = lc.macs * B;
+        lm.recompute_macs = lc.recompute_macs * B;
+        lm.buf_x = lc.buf_x;
+        lm.buf_y = lc.buf_y;
+        lm.buf_w = lc.buf_w;
+        lm.dram.input = lc.dram.input * B;
+        lm.dram.output = lc.dram.output * B;
+        lm.dram.psum = lc.dram.psum * B;
+        lm.dram.weight = lc.dram.weight * wScale;
+        double mem = 0;
+        for (const Transfer& tr : lc.transfers) {
+            Transfer x = tr;
+            x.count *= tr.kind == TrafficKind::weight ? wScale : B;
+            mem += transferCycles(x, hw, opt.burst_aware);
+        }
+        lm.memory_cycles = int64_t(std::ceil(mem));
+        memCycles += mem;
+
+        // Compute (§8): the spatial array with the layer's PEs, or TSO's multicore model.
+        const SubArray a = layerArray(g, subs, hw, lc.id);
+        const Dataflow& df = sched.layers[size_t(lc.id)].unroll ? *sched.layers[size_t(lc.id)].unroll
+                                                                 : hw.pe_array.dataflow;
+        const int64_t plain = layerMacs(d);
+        int64_t c;
+        int64_t pes;
+        if (hw.cores && d.weights && layer.type != LayerType::deconv) {
+            const TsoConv conv = tsoConv(d);
+            const auto T = effectiveTiles(d, sched.layers[size_t(lc.id)], false);
+            TsoTile t;
+            t.tm = std::clamp<int64_t>(T[size_t(Dim::z)] * d.G, 1, conv.M);
+            t.tn = T[size_t(Dim::i)];
+            t.tr = T[size_t(Dim::y)];
+            t.tc = T[size_t(Dim::x)];
+            const int64_t perCore = int64_t(hw.pe_array.macs_per_pe_per_cycle) * a.cols * a.rows;
+            const int cores = hw.cores->tle * hw.cores->tlt;
+            c = int64_t(std::ceil(tsoMacCycles(conv, t, perCore, cores))) * B;
+            pes = perCore * cores;
+        } else {
+            c = arrayComputeCycles(d, layer.type, df, a.cols, a.rows, hw.pe_array.macs_per_pe_per_cycle, B);
+            pes = int64_t(a.cols) * a.rows * hw.pe_array.macs_per_pe_per_cycle;
+        }
+        if (plain > 0 && lc.macs > plain) c = int64_t(std::ceil(double(c) * double(lc.macs) / double(plain)));
+        lm.compute_cycles = c;
+        lm.pes = pes;
+        lm.utilization = c > 0 && pes > 0 ? double(lm.macs) / (double(c) * double(pes)) : 0.0;
+
+        // SRAM↔RF traffic (§9), from the RF capacity the partition gives the layer.
+        const int64_t rfBits = rfCapacityBits(g, hw, a, lc.id);
+        if (rfBits > 0 && d.weights) {
+            const double recomputeFactor = plain > 0 ? double(lc.macs) / double(plain) : 1.0;
+            lm.sram_rf_traffic =
+                int64_t(double(rfLevelTraffic(d, rfBits, hw.precision)) * recomputeFactor) * B;
+        }
+        EnergyCounts ec;
+        ec.macs = lm.macs;
+        ec.dram = lm.dram.total();
+        ec.sram_rf = lm.sram_rf_traffic;
+        ev.counts.push_back(ec);
+
+        gm.macs += lm.macs;
+        gm.recompute_macs += lm.recompute_macs;
+        gm.ops += lm.ops;
+        gm.dram += lm.dram;
+        cycles.push_back(c);
+        ev.layers.push_back(std::move(lm));
     }
-    for (const FusionGroup& g : sched.groups) {
-        GroupMetrics gm;
-        gm.name = g.name;
-        gm.layers = g.layers;
-        gm.strategy = g.strategy;
-        for (LayerId id : g.layers)
-            if (const LayerMetrics* lm = m.layer(id)) gm.macs += lm->macs;
+    // Group latency (§8): temporal or unfused = Σ layer compute; spatial = the slowest layer
+    // (pipelined) + the first layer's fill (one of the group's tiles).
+    int64_t compute = 0;
+    if (g.partition.kind == PartitionKind::spatial && cycles.size() > 1) {
+        compute = *std::max_element(cycles.begin(), cycles.end()) + ceilDiv(cycles.front(), std::max<int64_t>(1, cost.tiles));
+    } else {
+        for (int64_t c : cycles) compute += c;
+    }
+    gm.compute_cycles = compute;
+    gm.memory_cycles = int64_t(std::ceil(memCycles));
+    gm.latency_cycles = hw.overlap == OverlapMode::serial ? gm.compute_cycles + gm.memory_cycles
+                                                           : std::max(gm.compute_cycles, gm.memory_cycles);
+    gm.bound = gm.compute_cycles >= gm.memory_cycles ? Bound::compute : Bound::memory;
+    gm.dram_bytes = (gm.dram.input * hw.precision.act_bits + gm.dram.output * hw.precision.act_bits +
+                     gm.dram.weight * hw.precision.weight_bits + gm.dram.psum * hw.precision.psum_bits + 7) / 8;
+    gm.buffer_bytes = (cost.buffer_bits + 7) / 8;
+    gm.fits = gm.buffer_bytes <= hw.buffer.bytes;
+    gm.ctc = gm.dram_bytes > 0 ? double(gm.macs) / double(gm.dram_bytes) : 0.0;
+    const int64_t arrayPes = hw.peCount() * hw.pe_array.macs_per_pe_per_cycle *
+                             (hw.cores ? hw.cores->tle * hw.cores->tlt : 1);
+    gm.utilization = gm.compute_cycles > 0 ? double(gm.macs) / (double(gm.compute_cycles) * double(arrayPes)) : 0.0;
+    gm.out_tile_h = cost.out_tile_h;
+    gm.out_tile_w = cost.out_tile_w;
+    ev.buffer_bits = cost.buffer_bits;
+    return ev;
+}
+
+Metrics assemble(const Network& net, const Hardware& hw, const std::vector<const GroupEval*>& groups) {
+    Metrics m;
+    m.network = net.name();
+    m.hardware = hw.name;
+    m.layer_index.assign(size_t(net.size()), -1);
+    int64_t peakBits = 0;
+    for (const GroupEval* ev : groups) peakBits = std::max(peakBits, ev->buffer_bits);
+    Totals& t = m.totals;
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+        const GroupEval& ev = *groups[gi];
+        GroupMetrics gm = ev.gm;
+        gm.energy = {};
+        for (size_t k = 0; k < ev.layers.size(); ++k) {
+            LayerMetrics lm = ev.layers[k];
+            lm.group = int(gi);
+            lm.energy = energyOf(ev.counts[k], hw, double(peakBits));
+            gm.energy += lm.energy;
+            m.layer_index[size_t(lm.id)] = int32_t(m.layers.size());
+            m.layers.push_back(std::move(lm));
+        }
+        t.macs += gm.macs;
+        t.recompute_macs += gm.recompute_macs;
+        t.ops += gm.ops;
+        t.dram += gm.dram;
+        t.dram_bytes += gm.dram_bytes;
+        t.buffer_peak_bytes = std::max(t.buffer_peak_bytes, gm.buffer_bytes);
+        t.fits = t.fits && gm.fits;
+        t.compute_cycles += gm.compute_cycles;
+        t.memory_cycles += gm.memory_cycles;
+        t.latency_cycles += gm.latency_cycles;
+        t.energy += gm.energy;
         m.groups.push_back(std::move(gm));
     }
-    m.totals.buffer_capacity_bytes = hw.buffer.bytes;
+    // Layers in topological order regardless of group order.
+    std::sort(m.layers.begin(), m.layers.end(), [](const LayerMetrics& a, const LayerMetrics& b) { return a.id < b.id; });
+    for (size_t k = 0; k < m.layers.size(); ++k) m.layer_index[size_t(m.layers[k].id)] = int32_t(k);
+    t.dram_accesses = t.dram.total();
+    t.buffer_capacity_bytes = hw.buffer.bytes;
+    t.latency_s = double(t.latency_cycles) / (hw.frequency_mhz * 1e6);
+    t.bound = t.compute_cycles >= t.memory_cycles ? Bound::compute : Bound::memory;
+    t.ctc = t.dram_bytes > 0 ? double(t.macs) / double(t.dram_bytes) : 0.0;
+    const int64_t arrayPes = hw.peCount() * hw.pe_array.macs_per_pe_per_cycle *
+                             (hw.cores ? hw.cores->tle * hw.cores->tlt : 1);
+    t.utilization = t.compute_cycles > 0 ? double(t.macs) / (double(t.compute_cycles) * double(arrayPes)) : 0.0;
     return m;
 }
 
-struct IncrementalEvaluator::Cache {};
-IncrementalEvaluator::IncrementalEvaluator() : cache_(std::make_unique<Cache>()) {}
-IncrementalEvaluator::~IncrementalEvaluator() = default;
-Metrics IncrementalEvaluator::evaluate(const Network& net, const Hardware& hw, const Schedule& s,
-                                       const EvaluateOptions& o) {
-    return lf::evaluate(net, hw, s, o);
+}  // namespace detail
+
+Metrics evaluate(const Network& net, const Hardware& hw, const Schedule& sched, const EvaluateOptions& opt) {
+    std::vector<detail::GroupEval> evals;
+    evals.reserve(sched.groups.size());
+    for (const FusionGroup& g : sched.groups) evals.push_back(detail::evaluateGroup(net, hw, sched, g, opt));
+    std::vector<const detail::GroupEval*> ptrs;
+    ptrs.reserve(evals.size());
+    for (const auto& e : evals) ptrs.push_back(&e);
+    return detail::assemble(net, hw, ptrs);
 }
-int IncrementalEvaluator::lastRecomputedGroups() const { return 0; }
-void IncrementalEvaluator::clear() {}
 
 }  // namespace lf

@@ -39,43 +39,58 @@ std::string_view foldName(FoldKind k) {
     return "?";
 }
 
-// Canonical, order-stable description of the network structure (what the hash covers).
-std::string canonicalText(const std::vector<Layer>& layers) {
-    nlohmann::ordered_json arr = nlohmann::ordered_json::array();
-    for (const Layer& l : layers) {
-        nlohmann::ordered_json j;
-        j["name"] = l.name;
-        j["type"] = std::string(toString(l.type));
-        nlohmann::ordered_json ins = nlohmann::ordered_json::array();
-        for (LayerId p : l.inputs) ins.push_back(layers[size_t(p)].name);
-        j["inputs"] = ins;
-        j["out"] = {l.out.c, l.out.h, l.out.w};
-        switch (l.type) {
-        case LayerType::conv:
-        case LayerType::deconv:
-        case LayerType::pool:
-            j["kernel"] = {l.kernel_h, l.kernel_w};
-            j["stride"] = {l.stride_h, l.stride_w};
-            j["padding"] = {l.pad_t, l.pad_l, l.pad_b, l.pad_r};
-            j["dilation"] = {l.dilation_h, l.dilation_w};
-            j["groups"] = l.groups;
-            if (l.type == LayerType::pool) {
-                j["mode"] = std::string(toString(l.pool_mode));
-                j["ceil_mode"] = l.ceil_mode;
-            }
-            if (l.type == LayerType::deconv) j["output_padding"] = {l.output_pad_h, l.output_pad_w};
-            break;
-        case LayerType::global_pool: j["mode"] = std::string(toString(l.pool_mode)); break;
-        case LayerType::resize:
-            j["scale"] = {l.scale_h, l.scale_w};
-            j["mode"] = std::string(toString(l.resize_mode));
-            break;
-        case LayerType::opaque: j["op"] = l.op_type; break;
-        default: break;
+// One layer of the canonical description (what the hash covers): structure and shapes,
+// inputs by name (their order matters: concat stacks in that order).
+std::string canonicalLayerText(const std::vector<Layer>& layers, const Layer& l) {
+    nlohmann::ordered_json j;
+    j["name"] = l.name;
+    j["type"] = std::string(toString(l.type));
+    nlohmann::ordered_json ins = nlohmann::ordered_json::array();
+    for (LayerId p : l.inputs) ins.push_back(layers[size_t(p)].name);
+    j["inputs"] = std::move(ins);
+    j["out"] = {l.out.c, l.out.h, l.out.w};
+    switch (l.type) {
+    case LayerType::conv:
+    case LayerType::deconv:
+    case LayerType::pool:
+        j["kernel"] = {l.kernel_h, l.kernel_w};
+        j["stride"] = {l.stride_h, l.stride_w};
+        j["padding"] = {l.pad_t, l.pad_l, l.pad_b, l.pad_r};
+        j["dilation"] = {l.dilation_h, l.dilation_w};
+        j["groups"] = l.groups;
+        if (l.type == LayerType::pool) {
+            j["mode"] = std::string(toString(l.pool_mode));
+            j["ceil_mode"] = l.ceil_mode;
         }
-        arr.push_back(std::move(j));
+        if (l.type == LayerType::deconv) j["output_padding"] = {l.output_pad_h, l.output_pad_w};
+        break;
+    case LayerType::global_pool: j["mode"] = std::string(toString(l.pool_mode)); break;
+    case LayerType::resize:
+        j["scale"] = {l.scale_h, l.scale_w};
+        j["mode"] = std::string(toString(l.resize_mode));
+        break;
+    case LayerType::opaque: j["op"] = l.op_type; break;
+    default: break;
     }
-    return arr.dump();
+    return j.dump();
+}
+
+// SHA-256 of the JSON array of all layers sorted by name: independent of the order the file
+// lists them in (which only breaks ties in the topological order).
+std::string canonicalHashOf(const std::vector<Layer>& layers) {
+    std::vector<LayerId> byName(layers.size());
+    for (size_t k = 0; k < layers.size(); ++k) byName[k] = LayerId(k);
+    std::sort(byName.begin(), byName.end(), [&](LayerId a, LayerId b) {
+        return layers[size_t(a)].name < layers[size_t(b)].name;
+    });
+    Sha256 h;
+    h.update("[");
+    for (size_t k = 0; k < byName.size(); ++k) {
+        if (k) h.update(",");
+        h.update(canonicalLayerText(layers, layers[size_t(byName[k])]));
+    }
+    h.update("]");
+    return h.finishHex();
 }
 }  // namespace
 
@@ -223,12 +238,12 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
                     break;
                 }
         }
-        std::string cyc;
+        // path[q + 1] feeds path[q]; the cycle in edge order is cur, path[end], ..., cur.
+        std::string cyc = nodeName(cur);
         for (size_t q = path.size(); q-- > size_t(seen[cur]);) {
-            cyc += nodeName(path[q]);
             cyc += " -> ";
+            cyc += nodeName(path[q]);
         }
-        cyc += nodeName(cur);
         return Error(file, nodePos(cur), "the network has a cycle: " + cyc);
     }
 
@@ -238,6 +253,18 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
     data->description = spec.description;
     data->layers.reserve(n);
     std::vector<LayerId> rep(n, kNoLayer);  // node -> id of the layer that carries it
+    // Folded nodes: the shape after the op, and the first flatten on the chain that led here.
+    constexpr size_t kNone = SIZE_MAX;
+    std::vector<Shape> foldShape(n);
+    std::vector<size_t> flattenAt(n, kNone);
+    auto expectError = [&](const LayerSpec& ls, const std::string& name, const Shape& got) {
+        auto str = [](const Shape& x) {
+            return std::to_string(x.c) + "x" + std::to_string(x.h) + "x" + std::to_string(x.w);
+        };
+        return Error(file, ls.expect_pos.line ? ls.expect_pos : ls.layer.pos,
+                     "layer '" + name + "': expected output " + str(*ls.expect) +
+                         " but inference gives " + str(got));
+    };
     for (size_t k : order) {
         if (k < nIn) {
             Layer l;
@@ -252,24 +279,35 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
         }
         const LayerSpec& ls = spec.layers[k - nIn];
         if (ls.fold) {
-            const LayerId into = rep[preds[k][0]];
+            const size_t from = preds[k][0];
+            const LayerId into = rep[from];
             Layer& prod = data->layers[size_t(into)];
             prod.folded.push_back(ls.fold_op.empty() ? std::string(foldName(*ls.fold)) : ls.fold_op);
-            if (*ls.fold == FoldKind::flatten) {
-                // Flatten/reshape is layout-only in front of an fc; elsewhere it would change
-                // what the consumer computes, which the IR cannot express.
-                for (size_t s : succ[k]) {
-                    const LayerSpec* c = s >= nIn ? &spec.layers[s - nIn] : nullptr;
-                    if (!c || !(c->layer.type == LayerType::fc || c->fold))
-                        return Error(file, ls.layer.pos,
-                                     "'" + ls.layer.name +
-                                         "' (flatten/reshape) is only supported in front of an "
-                                         "fc layer");
-                }
-            }
             rep[k] = into;
+            // Shape seen after the folded op (flatten: the C*H*W vector an fc reads).
+            const bool fromFold = from >= nIn && spec.layers[from - nIn].fold.has_value();
+            Shape shape = fromFold ? foldShape[from] : prod.out;
+            flattenAt[k] = fromFold ? flattenAt[from] : kNone;
+            if (*ls.fold == FoldKind::flatten) {
+                shape = Shape{shape.elements(), 1, 1};
+                if (flattenAt[k] == kNone) flattenAt[k] = k;
+            }
+            foldShape[k] = shape;
+            if (ls.expect && !(*ls.expect == shape))
+                return expectError(ls, ls.layer.name, shape);
             continue;
         }
+        // Flatten/reshape is layout-only in front of an fc; elsewhere it would change what the
+        // consumer computes, which the IR cannot express. Checked here, at the consumer, so
+        // chains of folded ops cost O(1) each.
+        if (ls.layer.type != LayerType::fc)
+            for (size_t p : preds[k])
+                if (flattenAt[p] != kNone) {
+                    const LayerSpec& f = spec.layers[flattenAt[p] - nIn];
+                    return Error(file, f.layer.pos,
+                                 "'" + f.layer.name +
+                                     "' (flatten/reshape) is only supported in front of an fc layer");
+                }
         Layer l = ls.layer;
         l.inputs.clear();
         for (size_t p : preds[k]) {
@@ -281,14 +319,7 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
         for (LayerId r : l.inputs) inShapes.push_back(data->layers[size_t(r)].out);
         std::string err = inferShape(l, inShapes);
         if (!err.empty()) return Error(file, l.pos, "layer '" + l.name + "': " + err);
-        if (ls.expect && !(*ls.expect == l.out)) {
-            auto s = [](const Shape& x) {
-                return std::to_string(x.c) + "x" + std::to_string(x.h) + "x" + std::to_string(x.w);
-            };
-            return Error(file, ls.expect_pos.line ? ls.expect_pos : l.pos,
-                         "layer '" + l.name + "': expected output " + s(*ls.expect) +
-                             " but inference gives " + s(l.out));
-        }
+        if (ls.expect && !(*ls.expect == l.out)) return expectError(ls, l.name, l.out);
         rep[k] = LayerId(data->layers.size());
         data->layers.push_back(std::move(l));
     }
@@ -305,7 +336,7 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
     }
     // Names of folded layers still resolve (to the layer that carries them).
     for (size_t k = 0; k < n; ++k) data->by_name.emplace(nodeName(k), rep[k]);
-    data->hash = sha256Hex(canonicalText(data->layers));
+    data->hash = canonicalHashOf(data->layers);
 
     Network net;
     net.d_ = std::move(data);

@@ -123,7 +123,7 @@ void normalize(Schedule& s, const Network& net) {
 
 bool isImplicitGroup(const FusionGroup& g, const Network& net) {
     return g.layers.size() == 1 && g.name == net.layer(g.layers[0]).name &&
-           g.strategy == Strategy::recompute && !g.out_tile && !g.weights_resident &&
+           g.strategy == Strategy::recompute && g.reuse_model == ReuseModelKind::hwff && !g.out_tile && !g.weights_resident &&
            g.partition == Partition{};
 }
 

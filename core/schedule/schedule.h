@@ -62,6 +62,10 @@ enum class Strategy : uint8_t { recompute, reuse, optimus };
 const char* toString(Strategy s);
 std::optional<Strategy> strategyFromString(std::string_view s);
 
+// Reuse-buffer model of the `reuse` strategy: HW-Flow-Fusion's (Eq. 8) or the Alwani
+// baseline that also keeps the sequential overlap (Eq. 9).
+enum class ReuseModelKind : uint8_t { hwff, alwani };
+
 enum class PartitionKind : uint8_t { temporal, spatial };
 
 struct SubArray {
@@ -91,6 +95,7 @@ struct FusionGroup {
     std::string name;
     std::vector<LayerId> layers;  // sorted ascending (topological)
     Strategy strategy = Strategy::recompute;
+    ReuseModelKind reuse_model = ReuseModelKind::hwff;
     // Output tile of the group's last layer for `reuse` and `optimus`; empty = derived
     // (reuse: the last layer's Ty x Tx; optimus: the Eq. 4 scheduler's maximum t_h).
     std::optional<OutputTile> out_tile;

@@ -1,0 +1,292 @@
+#include "models/optimus.h"
+
+#include "network/dag.h"
+#include "network/dims.h"
+#include "util/checked.h"
+
+#include <algorithm>
+
+namespace lf {
+
+std::string optimusValidity(const Network& net, const std::vector<LayerId>& layers) {
+    if (layers.empty()) return "the group is empty";
+    if (layers.size() == 1) return {};
+    if (!isWeaklyConnected(net, layers)) return "the layers are not connected";
+    LayerId via = kNoLayer;
+    if (fusingCreatesCycle(net, layers, &via))
+        return "fusing creates a cycle through " + net.layer(via).name;  // Alg. 1 ISValid
+    return {};
+}
+
+OptimusThroughput optimusThroughput(const Hardware& hw) {
+    // Footnote 4: T_* is the parallelism of the PE array along each dim of the dataflow.
+    OptimusThroughput t;
+    auto apply = [&](const std::vector<LoopDim>& axis, int64_t pes) {
+        // A product of dims on one axis: the first one gets the parallelism.
+        if (axis.empty()) return;
+        switch (axis.front()) {
+        case LoopDim::oc: t.tc *= pes; break;
+        case LoopDim::oy: t.th *= pes; break;
+        case LoopDim::ox: t.tw *= pes; break;
+        default: break;
+        }
+    };
+    apply(hw.pe_array.dataflow.cols, hw.pe_array.cols);
+    apply(hw.pe_array.dataflow.rows, hw.pe_array.rows);
+    return t;
+}
+
+namespace {
+
+struct GroupView {
+    const Network& net;
+    const std::vector<LayerId>& members;
+    bool in(LayerId v) const { return std::binary_search(members.begin(), members.end(), v); }
+    size_t slot(LayerId v) const {
+        return size_t(std::lower_bound(members.begin(), members.end(), v) - members.begin());
+    }
+    bool isOutput(LayerId v) const {
+        if (net.successors(v).empty()) return true;
+        for (LayerId s : net.successors(v))
+            if (!in(s)) return true;
+        return false;
+    }
+    bool consumedInside(LayerId v) const {
+        for (LayerId s : net.successors(v))
+            if (in(s)) return true;
+        return false;
+    }
+};
+
+// R(l, t) along one axis for every member (axis 0 = height, 1 = width), §5.2.
+std::vector<int64_t> extents(const GroupView& g, int axis, int64_t t) {
+    std::vector<int64_t> r(g.members.size(), 0);
+    for (size_t k = g.members.size(); k-- > 0;) {
+        const LayerId v = g.members[k];
+        const Shape& o = g.net.layer(v).out;
+        const int64_t full = axis == 0 ? o.h : o.w;
+        if (!g.consumedInside(v)) r[k] = std::max(r[k], std::min(t, full));
+        r[k] = std::clamp<int64_t>(r[k], 1, full);
+        for (LayerId p : g.net.layer(v).inputs) {
+            if (!g.in(p)) continue;
+            const Layer& c = g.net.layer(v);
+            int64_t need = r[k];
+            if (c.type != LayerType::concat) {
+                const LayerDims d = layerDims(g.net, v);
+                need = axis == 0 ? d.windowY(r[k]) : d.windowX(r[k]);  // R(l−1) = (R(l)−1)·S + K
+            }
+            r[g.slot(p)] = std::max(r[g.slot(p)], need);
+        }
+    }
+    return r;
+}
+
+// Extent of an outside input of member k for the member's extent r.
+int64_t inputExtent(const GroupView& g, size_t k, int axis, int64_t r) {
+    const LayerId v = g.members[k];
+    if (g.net.layer(v).type == LayerType::concat) return r;
+    const LayerDims d = layerDims(g.net, v);
+    return axis == 0 ? d.windowY(r) : d.windowX(r);
+}
+
+int64_t outputHeight(const GroupView& g) {
+    int64_t h = 1;
+    for (LayerId v : g.members)
+        if (g.isOutput(v)) h = std::max(h, g.net.layer(v).out.h);
+    return h;
+}
+int64_t outputWidth(const GroupView& g) {
+    int64_t w = 1;
+    for (LayerId v : g.members)
+        if (g.isOutput(v)) w = std::max(w, g.net.layer(v).out.w);
+    return w;
+}
+
+// Alg. 2: ISOA decision by DP in reverse topological order, cost at t_h·t_w = 1·1.
+std::vector<char> isoaDecision(const GroupView& g, int64_t Tc) {
+    const size_t n = g.members.size();
+    const auto rh = extents(g, 0, 1), rw = extents(g, 1, 1);
+    std::vector<int64_t> dp1(n), dp0(n);
+    for (size_t k = n; k-- > 0;) {
+        const LayerId v = g.members[k];
+        const int64_t cout = g.net.layer(v).out.c;
+        dp1[k] = Tc * rh[k] * rw[k];    // L2
+        dp0[k] = cout * rh[k] * rw[k];  // L3
+        for (LayerId s : g.net.successors(v)) {
+            if (!g.in(s)) continue;
+            const size_t q = g.slot(s);
+            dp1[k] += dp0[q];                    // L5: an ISOA op's successors do not use ISOA
+            dp0[k] += std::min(dp1[q], dp0[q]);  // L6
+        }
+    }
+    // L7-8: backtracking in topological order.
+    std::vector<char> phi(n, 0);
+    std::vector<char> forcedOff(n, 0);
+    for (size_t k = 0; k < n; ++k) {
+        phi[k] = !forcedOff[k] && dp1[k] < dp0[k];
+        if (phi[k])
+            for (LayerId s : g.net.successors(g.members[k]))
+                if (g.in(s)) forcedOff[g.slot(s)] = 1;
+    }
+    return phi;
+}
+
+}  // namespace
+
+int64_t optimusMemoryCost(const Network& net, const std::vector<LayerId>& group, int64_t t_h,
+                          int64_t t_w, bool weights_once) {
+    const GroupView g{net, group};
+    int64_t ifmap = 0, ofmap = 0, params = 0;
+    for (LayerId v : group) {
+        const Layer& l = net.layer(v);
+        for (LayerId p : l.inputs)
+            if (!g.in(p)) ifmap += net.layer(p).out.elements();
+        if (g.isOutput(v)) ofmap += l.out.elements();
+        params += layerWeights(layerDims(net, v));
+    }
+    const int64_t oh = outputHeight(g), ow = outputWidth(g);
+    const int64_t sub = ceilDiv(oh, std::clamp<int64_t>(t_h, 1, oh)) * ceilDiv(ow, std::clamp<int64_t>(t_w, 1, ow));
+    return ifmap + ofmap + (weights_once ? 1 : sub) * params;  // Eq. 3
+}
+
+OptimusPlan optimusPlan(const Network& net, const Hardware& hw, const std::vector<LayerId>& group,
+                        int64_t capacity_bits, int64_t fixed_h, int64_t fixed_w) {
+    const GroupView g{net, group};
+    const OptimusThroughput tp = optimusThroughput(hw);
+    OptimusPlan plan;
+    plan.isoa = isoaDecision(g, tp.tc);
+    const size_t n = group.size();
+    plan.tc.resize(n);
+    for (size_t k = 0; k < n; ++k) {
+        const int64_t cout = net.layer(group[k]).out.c;
+        plan.tc[k] = plan.isoa[k] ? std::min(tp.tc, cout) : cout;  // Eq. 4 t_c(l)
+    }
+    for (LayerId v : group) {
+        const Layer& l = net.layer(v);
+        for (LayerId p : l.inputs)
+            if (!g.in(p)) plan.ifmap += net.layer(p).out.elements();
+        if (g.isOutput(v)) plan.ofmap += l.out.elements();
+        plan.weights += layerWeights(layerDims(net, v));
+    }
+    const int64_t oh = outputHeight(g), ow = outputWidth(g);
+    const int64_t tw = fixed_w > 0 ? std::min(fixed_w, ow) : ow;  // line buffer: t_w = O_w
+    const auto rw = extents(g, 1, tw);
+    // Eq. 4 left-hand side: Σ t_c(l)·R_h(l, t_h)·R_w(l, t_w) over the group's fmaps (the
+    // outside inputs with all their channels, then every operator's output).
+    auto fmap = [&](int64_t th) {
+        const auto rh = extents(g, 0, th);
+        int64_t total = 0;
+        for (size_t k = 0; k < n; ++k) {
+            const Layer& l = net.layer(group[k]);
+            for (LayerId p : l.inputs)
+                if (!g.in(p))
+                    total += net.layer(p).out.c * inputExtent(g, k, 0, rh[k]) * inputExtent(g, k, 1, rw[k]);
+            if (l.type != LayerType::concat) total += plan.tc[k] * rh[k] * rw[k];
+        }
+        return total;
+    };
+    const int64_t abits = hw.precision.act_bits, wbits = hw.precision.weight_bits;
+    const int64_t wBits = plan.weights * wbits;
+    auto fits = [&](int64_t th, bool withWeights) {
+        return fmap(th) * abits + (withWeights ? wBits : 0) <= capacity_bits;
+    };
+    // Largest t_h in [min(T_h, O_h), O_h] meeting the constraint (fmap grows with t_h).
+    auto maxTh = [&](bool withWeights) -> int64_t {
+        int64_t lo = std::min(tp.th, oh), hi = oh;
+        if (!fits(lo, withWeights)) return 0;
+        while (lo < hi) {
+            const int64_t mid = lo + (hi - lo + 1) / 2;
+            if (fits(mid, withWeights)) lo = mid;
+            else hi = mid - 1;
+        }
+        return lo;
+    };
+    auto subgroups = [&](int64_t th) { return ceilDiv(oh, th) * ceilDiv(ow, tw); };
+    if (fixed_h > 0) {
+        plan.t_h = std::min(fixed_h, oh);
+        plan.feasible = fits(plan.t_h, false);
+        plan.weights_resident = fits(plan.t_h, true);
+    } else {
+        const int64_t tRes = maxTh(true), tStream = maxTh(false);
+        if (tStream == 0) {
+            plan.feasible = false;  // Eq. 4 has no solution: the group is invalid
+            plan.t_h = std::min(tp.th, oh);
+        } else {
+            const int64_t costStream = subgroups(tStream) * plan.weights;
+            if (tRes > 0 && plan.weights <= costStream) {
+                plan.t_h = tRes;
+                plan.weights_resident = true;
+            } else {
+                plan.t_h = tStream;
+            }
+        }
+    }
+    plan.t_w = tw;
+    plan.fmap_buffer = fmap(plan.t_h);
+    plan.subgroups = subgroups(plan.t_h);
+    plan.memory_cost = plan.ifmap + plan.ofmap + (plan.weights_resident ? 1 : plan.subgroups) * plan.weights;
+    return plan;
+}
+
+GroupCost optimusGroup(const Network& net, const Hardware& hw, const Schedule&, const FusionGroup& group) {
+    const GroupView g{net, group.layers};
+    const Precision& prec = hw.precision;
+    const int64_t cap = hw.buffer.bytes * 8;
+    const int64_t fh = group.out_tile ? group.out_tile->h : 0;
+    const int64_t fw = group.out_tile ? group.out_tile->w : 0;
+    const OptimusPlan plan = optimusPlan(net, hw, group.layers, cap, fh, fw);
+    const bool resident = plan.weights_resident || group.weights_resident;
+    const auto rh = extents(g, 0, plan.t_h), rw = extents(g, 1, plan.t_w);
+    const int64_t subH = ceilDiv(outputHeight(g), plan.t_h);
+
+    GroupCost gc;
+    gc.layers.resize(group.layers.size());
+    for (size_t k = 0; k < group.layers.size(); ++k) {
+        const LayerId v = group.layers[k];
+        const Layer& l = net.layer(v);
+        LayerCost& lc = gc.layers[k];
+        lc.id = v;
+        const LayerDims d = layerDims(net, v);
+        const int64_t plain = layerMacs(d);
+        // ISOA operators recompute the overlap of adjacent sub-groups (§5.2); the others
+        // keep it in a line buffer.
+        lc.macs = plain;
+        if (plan.isoa[k] && l.out.h > 0) {
+            const int64_t rows = std::min(subH * rh[k], subH * l.out.h);
+            if (rows > l.out.h) lc.macs = int64_t(double(plain) * double(rows) / double(l.out.h));
+        }
+        lc.recompute_macs = lc.macs - plain;
+        if (l.type != LayerType::concat) lc.buf_y = plan.tc[k] * rh[k] * rw[k];
+        for (LayerId p : l.inputs) {
+            if (g.in(p)) continue;
+            const Shape in = net.layer(p).out;
+            lc.buf_x += in.c * inputExtent(g, k, 0, rh[k]) * inputExtent(g, k, 1, rw[k]);
+            lc.dram.input += in.elements();  // Eq. 3 |ifmap|
+            lc.transfers.push_back({TrafficKind::input, plan.subgroups, in.c, ceilDiv(in.h, subH),
+                                    in.w, in.w, prec.act_bits});
+        }
+        if (g.isOutput(v)) {
+            lc.dram.output += l.out.elements();  // Eq. 3 |ofmap|
+            lc.transfers.push_back({TrafficKind::output, plan.subgroups, l.out.c, ceilDiv(l.out.h, subH),
+                                    std::min(plan.t_w, l.out.w), l.out.w, prec.act_bits});
+        }
+        const int64_t w = layerWeights(d);
+        if (w > 0) {
+            const int64_t loads = resident ? 1 : plan.subgroups;  // Eq. 3 parameter term
+            lc.dram.weight = loads * w;
+            lc.buf_w = resident ? w : 0;
+            lc.transfers.push_back({TrafficKind::weight, loads, 1, 1, w, w, prec.weight_bits});
+        }
+    }
+    // Buffer: the fmaps of Eq. 4 at psum/act precision, plus the parameters when resident.
+    gc.buffer_bits = plan.fmap_buffer * prec.act_bits + (resident ? plan.weights * prec.weight_bits : 0);
+    gc.tiles = plan.subgroups;
+    gc.out_tile_h = plan.t_h;
+    gc.out_tile_w = plan.t_w;
+    gc.weights_batch_reused = resident;
+    if (!plan.feasible)
+        gc.warnings.push_back("Optimus Eq. 4 has no solution: the fmaps of the smallest tile exceed the buffer");
+    return gc;
+}
+
+}  // namespace lf
