@@ -1,6 +1,8 @@
 #include "commands.h"
+#include "onnx_options.h"
 
 #include "examples/bundled.h"
+#include "io/schedule_yaml.h"
 #include "metrics/metrics_io.h"
 #include "models/evaluate.h"
 
@@ -11,18 +13,23 @@ namespace lf::cli {
 Runner addEvaluateCommand(CLI::App& app) {
     struct Opts {
         std::string network, hardware{kDefaultHardware}, schedule, format{"table"};
+        bool byName = false, noburst = false;
+        OnnxCliOptions onnx;
     };
     auto o = std::make_shared<Opts>();
     auto* sub = app.add_subcommand("evaluate", "Evaluate a schedule of a network on a hardware config");
     sub->add_option("NETWORK", o->network, "Network: .net.yaml file or bundled name")->required();
-    sub->add_option("--hardware", o->hardware, "Hardware: .hw.yaml file or bundled preset")
-        ->capture_default_str();
+    auto* hwOpt = sub->add_option("--hardware", o->hardware, "Hardware: .hw.yaml file or bundled preset (default: the schedule's, else " + std::string(kDefaultHardware) + ")");
     sub->add_option("--schedule", o->schedule, "Schedule: .sched.yaml file (default: the default schedule)");
     sub->add_option("--format", o->format, "Output format")
         ->check(CLI::IsMember({"json", "table", "csv"}))
         ->capture_default_str();
-    return [o]() {
-        auto net = resolveNetwork(o->network);
+    sub->add_flag("--apply-by-name", o->byName,
+                  "Apply a schedule made for another network to the layers whose names match");
+    sub->add_flag("--noburst", o->noburst, "DRAM time from bytes/bandwidth only (TSO-noburst)");
+    addOnnxOptions(sub, o->onnx);
+    return [o, hwOpt]() {
+        auto net = resolveNetworkArg(o->network, o->onnx);
         if (!net) {
             printError(net.error().toString());
             return int(kBadInput);
@@ -32,8 +39,43 @@ Runner addEvaluateCommand(CLI::App& app) {
             printError(hw.error().toString());
             return int(kBadInput);
         }
-        Schedule sched = defaultSchedule(*net, *hw);
-        const Metrics m = evaluate(*net, *hw, sched);
+        Hardware hardware = *hw;
+        Schedule sched;
+        if (!o->schedule.empty()) {
+            ScheduleReadOptions ro;
+            ro.check_hash = !o->byName;
+            auto sf = loadScheduleYamlFile(o->schedule, *net, hardware, ro);
+            if (!sf) {
+                printError(sf.error().toString());
+                return int(kBadInput);
+            }
+            // Without --hardware, the hardware the schedule names (or holds) is used.
+            if (hwOpt->count() == 0 && (sf->hardware || !sf->hardware_name.empty())) {
+                if (sf->hardware) {
+                    hardware = *sf->hardware;
+                } else if (sf->hardware_name != hardware.name) {
+                    auto named = resolveHardware(sf->hardware_name);
+                    if (!named) {
+                        printError(o->schedule + ": the schedule's hardware: " + named.error().toString());
+                        return int(kBadInput);
+                    }
+                    hardware = *named;
+                    sf = loadScheduleYamlFile(o->schedule, *net, hardware, ro);
+                    if (!sf) {
+                        printError(sf.error().toString());
+                        return int(kBadInput);
+                    }
+                }
+            }
+            for (const std::string& s : sf->skipped)
+                std::cerr << o->schedule << ": no layer '" << s << "' in " << net->name() << "; skipped\n";
+            sched = std::move(sf->schedule);
+        } else {
+            sched = defaultSchedule(*net, hardware);
+        }
+        EvaluateOptions eo;
+        eo.burst_aware = !o->noburst;
+        const Metrics m = evaluate(*net, hardware, sched, eo);
         if (o->format == "json") std::cout << metricsToJsonText(m);
         else if (o->format == "csv") std::cout << metricsToCsv(m);
         else std::cout << metricsToTable(m);
