@@ -108,6 +108,8 @@ GroupCost convFusionGroup(const Network& net, const Hardware& hw, const Schedule
         const CfLayerCost c = convFusionLayer(d, s, fused);
         const auto T = effectiveTiles(d, s, fused);
         lc.productions = P;
+        lc.dims = d;
+        lc.fused = fused;
 
         // MACs: P productions of the substituted layer (§IV-D/E). Computed per output so
         // that every layer kind (incl. deconv) scales the same way.

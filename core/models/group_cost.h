@@ -5,6 +5,7 @@
 #pragma once
 
 #include "metrics/metrics.h"
+#include "network/dims.h"
 #include "network/network.h"
 #include "schedule/schedule.h"
 
@@ -37,6 +38,10 @@ struct LayerCost {
     std::vector<Transfer> transfers;
     // Productions of this layer's (sub-)tile per group evaluation (1 for the last layer).
     int64_t productions = 1;
+    // The dims the model used (a fused producer's output replaced by its consumers' tile,
+    // ConvFusion §IV-E) and whether the layer was evaluated as fused into a successor.
+    LayerDims dims;
+    bool fused = false;
 };
 
 struct GroupCost {
