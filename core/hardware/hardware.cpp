@@ -1,5 +1,6 @@
 #include "hardware/hardware.h"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -10,7 +11,7 @@ constexpr std::array<std::string_view, 7> kDimNames = {"ox", "oy", "oc", "ic", "
 
 std::optional<std::vector<LoopDim>> parseAxis(std::string_view s) {
     std::vector<LoopDim> out;
-    while (!s.empty()) {
+    for (;;) {
         const size_t star = s.find('*');
         std::string_view tok = s.substr(0, star);
         while (!tok.empty() && tok.front() == ' ') tok.remove_prefix(1);
@@ -36,6 +37,11 @@ std::optional<Dataflow> parseDataflow(std::string_view s) {
     auto a = parseAxis(s.substr(0, bar));
     auto b = parseAxis(s.substr(bar + 1));
     if (!a || !b) return std::nullopt;
+    // Every dim at most once over both axes ("ox|ox" and "ox*ox|oc" are not dataflows).
+    std::vector<LoopDim> all = *a;
+    all.insert(all.end(), b->begin(), b->end());
+    std::sort(all.begin(), all.end());
+    if (std::adjacent_find(all.begin(), all.end()) != all.end()) return std::nullopt;
     return Dataflow{*a, *b};
 }
 

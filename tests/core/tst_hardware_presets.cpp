@@ -467,6 +467,9 @@ void TestHardwarePresets::malformedDataflowsAreRejected_data() {
     QTest::newRow("two bars") << "ox||oc";
     QTest::newRow("empty factor") << "ox**oy|oc";
     QTest::newRow("comma") << "ox,oy|oc";
+    QTest::newRow("trailing star") << "ox*|oc";
+    QTest::newRow("dim on both axes") << "ox|ox";
+    QTest::newRow("dim twice on an axis") << "ox*ox|oc";
 }
 
 void TestHardwarePresets::malformedDataflowsAreRejected() {
