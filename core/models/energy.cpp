@@ -68,7 +68,17 @@ int64_t searchRfTraffic(const LayerDims& d, int64_t capacity_bits, const Precisi
             if (!anyZ) break;
         }
     }
-    if (best < 0) best = 3 * layerMacs(d);  // nothing fits: every operand moves per MAC
+    if (best < 0) {
+        // Nothing fits: every operand moves per use, i.e. the unit-tile schedule (the smallest
+        // footprint of each order). Taking the worse order keeps the result an upper bound of
+        // every schedule that fits a larger capacity, so the traffic never grows with capacity.
+        s.tile = {1, 1, 1, 1};
+        for (const auto& order : orders) {
+            s.order = order;
+            const CfLayerCost c = convFusionLayer(d, s, false);
+            best = std::max(best, c.acc_x + c.acc_w + c.accY());
+        }
+    }
     return best;
 }
 

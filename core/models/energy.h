@@ -20,7 +20,8 @@ double sramAccessPj(const BufferEnergy& e, double size_bits);
 // over schedules whose footprint fits `capacity_bits` (§VII-C: "the best schedule available
 // for that size is used to model the accesses to that level"). Searched over power-of-two
 // and full tiles with every array stored at the tile level and i innermost or outermost;
-// falls back to 3 accesses per MAC when nothing fits. Cached process-wide by value.
+// when nothing fits, every operand moves per use (the unit-tile schedule, the worse of the two
+// orders), so the traffic never grows with the capacity. Cached process-wide by value.
 int64_t rfLevelTraffic(const LayerDims& d, int64_t capacity_bits, const Precision& p);
 
 struct EnergyCounts {

@@ -155,8 +155,11 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
             t.tn = T[size_t(Dim::i)];
             t.tr = T[size_t(Dim::y)];
             t.tc = T[size_t(Dim::x)];
-            const int64_t perCore = int64_t(hw.pe_array.macs_per_pe_per_cycle) * a.cols * a.rows;
+            // The PE array of a multicore preset holds all cores' MAC units (its peak is the
+            // chip's MAC roof); one TLT's #MACs of Eq. 7 is that peak over the cores.
             const int cores = hw.cores->tle * hw.cores->tlt;
+            const int64_t perCore =
+                std::max<int64_t>(1, int64_t(hw.pe_array.macs_per_pe_per_cycle) * a.cols * a.rows / cores);
             c = int64_t(std::ceil(tsoMacCycles(conv, t, perCore, cores))) * B;
             pes = perCore * cores;
         } else {
@@ -206,8 +209,7 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
     gm.buffer_bytes = (cost.buffer_bits + 7) / 8;
     gm.fits = gm.buffer_bytes <= hw.buffer.bytes;
     gm.ctc = gm.dram_bytes > 0 ? double(gm.macs) / double(gm.dram_bytes) : 0.0;
-    const int64_t arrayPes = hw.peCount() * hw.pe_array.macs_per_pe_per_cycle *
-                             (hw.cores ? hw.cores->tle * hw.cores->tlt : 1);
+    const int64_t arrayPes = hw.peCount() * hw.pe_array.macs_per_pe_per_cycle;
     gm.utilization = gm.compute_cycles > 0 ? double(gm.macs) / (double(gm.compute_cycles) * double(arrayPes)) : 0.0;
     gm.out_tile_h = cost.out_tile_h;
     gm.out_tile_w = cost.out_tile_w;
@@ -256,8 +258,7 @@ Metrics assemble(const Network& net, const Hardware& hw, const std::vector<const
     t.latency_s = double(t.latency_cycles) / (hw.frequency_mhz * 1e6);
     t.bound = t.compute_cycles >= t.memory_cycles ? Bound::compute : Bound::memory;
     t.ctc = t.dram_bytes > 0 ? double(t.macs) / double(t.dram_bytes) : 0.0;
-    const int64_t arrayPes = hw.peCount() * hw.pe_array.macs_per_pe_per_cycle *
-                             (hw.cores ? hw.cores->tle * hw.cores->tlt : 1);
+    const int64_t arrayPes = hw.peCount() * hw.pe_array.macs_per_pe_per_cycle;
     t.utilization = t.compute_cycles > 0 ? double(t.macs) / (double(t.compute_cycles) * double(arrayPes)) : 0.0;
     return m;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <tuple>
 
 namespace lf {
 
@@ -41,9 +42,18 @@ int64_t reuseBufferY(int64_t niy, int64_t tiy, int64_t nkx, int64_t sx, int64_t 
     return std::max<int64_t>(0, niy - tiy) * std::max<int64_t>(0, nkx - sx) * nif;  // Eq. 8
 }
 
-int64_t alwaniOverheadY(int64_t tix, int64_t nkx, int64_t sx, int64_t nky, int64_t sy, int64_t nif) {
-    // Eq. 9: (Tix − (Nkx − Sx)) · (Nky − Sy) · Nif.
-    return std::max<int64_t>(0, tix - std::max<int64_t>(0, nkx - sx)) * std::max<int64_t>(0, nky - sy) * nif;
+int64_t alwaniOverheadY(int64_t tiy, int64_t nky, int64_t sy, int64_t nkx, int64_t sx,
+                        int64_t nif) {
+    // Eq. 9: reuse overhead y = (Tiy − (Nky − Sy)) · (Nkx − Sx) · Nif.
+    const int64_t rows = std::max<int64_t>(0, tiy - std::max<int64_t>(0, nky - sy));
+    return rows * std::max<int64_t>(0, nkx - sx) * nif;
+}
+
+int64_t alwaniOverheadX(int64_t tix, int64_t nkx, int64_t sx, int64_t nky, int64_t sy,
+                        int64_t nif) {
+    // Eq. 9: reuse overhead x = (Tix − (Nkx − Sx)) · (Nky − Sy) · Nif.
+    const int64_t cols = std::max<int64_t>(0, tix - std::max<int64_t>(0, nkx - sx));
+    return cols * std::max<int64_t>(0, nky - sy) * nif;
 }
 
 int64_t multiTilingMacs(const LayerDims& d, int64_t tox, int64_t toy) {
@@ -157,7 +167,9 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
                 // Eq. 8: a reuse buffer per intermediate input keeps the overlap of adjacent
                 // tiles, so nothing is recomputed (horizontal processing: reuse buffer x).
                 int64_t reuse = reuseBufferX(d.in_w, tix, d.En, d.Sy, d.Di);
-                if (model == ReuseModel::alwani) reuse += alwaniOverheadY(tix, d.Em, d.Sx, d.En, d.Sy, d.Di);
+                // Eq. 9: horizontal processing adds reuse overhead y to reuse buffer x.
+                if (model == ReuseModel::alwani)
+                    reuse += alwaniOverheadY(tiy, d.En, d.Sy, d.Em, d.Sx, d.Di);
                 lc.buf_x += reuse * B;
                 tox[slot(p)] = std::max(tox[slot(p)], tix);
                 toy[slot(p)] = std::max(toy[slot(p)], tiy);
@@ -236,6 +248,48 @@ std::vector<std::vector<SubArray>> enumerateSpatialPartitions(int n, int pex, in
                 }
         };
         rec(0, 0);
+    }
+    // Guillotine packings that cover the whole array: cut it recursively (vertically or
+    // horizontally) into `n` divisor-sized pieces, e.g. one half and two quarters, and give
+    // the pieces to the layers in every order. These are the partitions strips miss.
+    auto isDiv = [](int v, int of) { return v >= 1 && of % v == 0; };
+    std::function<std::vector<std::vector<SubArray>>(SubArray, int)> cuts = [&](SubArray r, int k) {
+        std::vector<std::vector<SubArray>> res;
+        if (!isDiv(r.cols, pex) || !isDiv(r.rows, pey) || r.rows < min_rows) return res;
+        if (k == 1) {
+            res.push_back({r});
+            return res;
+        }
+        for (int vertical = 0; vertical < 2; ++vertical) {
+            const int len = vertical ? r.cols : r.rows;
+            for (int c = 1; c < len; ++c) {
+                const SubArray a = vertical ? SubArray{r.col, r.row, c, r.rows} : SubArray{r.col, r.row, r.cols, c};
+                const SubArray b = vertical ? SubArray{r.col + c, r.row, r.cols - c, r.rows}
+                                            : SubArray{r.col, r.row + c, r.cols, r.rows - c};
+                for (int k1 = 1; k1 < k; ++k1)
+                    for (const auto& x : cuts(a, k1))
+                        for (const auto& y : cuts(b, k - k1)) {
+                            auto z = x;
+                            z.insert(z.end(), y.begin(), y.end());
+                            res.push_back(std::move(z));
+                            if (res.size() > limit) return res;
+                        }
+            }
+        }
+        return res;
+    };
+    for (auto pieces : cuts(SubArray{0, 0, pex, pey}, n)) {
+        std::sort(pieces.begin(), pieces.end(), [](const SubArray& a, const SubArray& b) {
+            return std::tie(a.col, a.row) < std::tie(b.col, b.row);
+        });
+        do {
+            if (out.size() >= limit) return out;
+            std::vector<std::array<int, 4>> key;
+            for (const SubArray& sa : pieces) key.push_back({sa.col, sa.row, sa.cols, sa.rows});
+            if (seen.insert(key).second) out.push_back(pieces);
+        } while (std::next_permutation(pieces.begin(), pieces.end(), [](const SubArray& a, const SubArray& b) {
+            return std::tie(a.col, a.row) < std::tie(b.col, b.row);
+        }));
     }
     return out;
 }

@@ -34,9 +34,15 @@ HwffLayerCost hwffLayer(const LayerDims& d, const HwffTiling& t, int64_t batch);
 // (MODELS.md §6), and its vertical twin (Niy − Tiy)·(Nkx − Sx)·Nif. Never negative.
 int64_t reuseBufferX(int64_t nix, int64_t tix, int64_t nky, int64_t sy, int64_t nif);
 int64_t reuseBufferY(int64_t niy, int64_t tiy, int64_t nkx, int64_t sx, int64_t nif);
-// Eq. 9: the extra sequential overlap kept by Alwani et al.'s reuse model (added to the
-// reuse buffer x for horizontal processing).
-int64_t alwaniOverheadY(int64_t tix, int64_t nkx, int64_t sx, int64_t nky, int64_t sy, int64_t nif);
+// Eq. 9: the extra sequential overlap kept by Alwani et al.'s reuse model. Horizontal
+// processing adds reuse overhead y = (Tiy − (Nky − Sy))·(Nkx − Sx)·Nif to reuse buffer x (the
+// Nkx − Sx columns shared with the next tile of the row, minus the rows reuse buffer x
+// already holds); vertical processing adds reuse overhead x = (Tix − (Nkx − Sx))·(Nky − Sy)·Nif
+// to reuse buffer y. Never negative.
+int64_t alwaniOverheadY(int64_t tiy, int64_t nky, int64_t sy, int64_t nkx, int64_t sx,
+                        int64_t nif);
+int64_t alwaniOverheadX(int64_t tix, int64_t nkx, int64_t sx, int64_t nky, int64_t sy,
+                        int64_t nif);
 
 // Eqs. 10-13: MACs of a layer computed with the multi-tiling tile set (which equals the
 // standard count whenever the tiles cover the map exactly once).
@@ -50,7 +56,9 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
                           const FusionGroup& group, ReuseModel model = ReuseModel::hwff);
 
 // §4.3.1: the spatial partitions the paper enumerates for `n` layers — one rectangular
-// sub-array per layer, widths and heights divisors of PEx and PEy, no overlap; with
+// sub-array per layer, widths and heights divisors of PEx and PEy, no overlap: side-by-side
+// column strips, stacked row strips, and every guillotine packing of the whole array into
+// divisor-sized pieces (e.g. a half and two quarters) in every assignment to layers; with
 // `min_rows` > 1 sub-arrays lower than that are dropped (row-stationary needs rows ≥ the
 // kernel height). Listed in a deterministic order; at most `limit` partitions.
 std::vector<std::vector<SubArray>> enumerateSpatialPartitions(int n, int pex, int pey,

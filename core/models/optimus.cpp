@@ -5,6 +5,8 @@
 #include "util/checked.h"
 
 #include <algorithm>
+#include <limits>
+#include <utility>
 
 namespace lf {
 
@@ -102,6 +104,101 @@ int64_t outputWidth(const GroupView& g) {
     return w;
 }
 
+// The tensors the group reads from outside, each once (footnote 3 sums a group's inputs; a
+// tensor read by several members is still one ifmap), with the first member reading it.
+struct OutsideInput {
+    LayerId producer = kNoLayer;
+    size_t first_reader = 0;
+};
+std::vector<OutsideInput> outsideInputs(const GroupView& g) {
+    std::vector<OutsideInput> out;
+    for (size_t k = 0; k < g.members.size(); ++k)
+        for (LayerId p : g.net.layer(g.members[k]).inputs) {
+            if (g.in(p)) continue;
+            const bool seen = std::any_of(out.begin(), out.end(),
+                                          [&](const OutsideInput& o) { return o.producer == p; });
+            if (!seen) out.push_back({p, k});
+        }
+    return out;
+}
+
+// Extent of an outside tensor along one axis: the largest window any member reads of it.
+int64_t outsideExtent(const GroupView& g, LayerId producer, int axis,
+                      const std::vector<int64_t>& r) {
+    int64_t e = 1;
+    for (size_t k = 0; k < g.members.size(); ++k)
+        for (LayerId p : g.net.layer(g.members[k]).inputs)
+            if (p == producer) e = std::max(e, inputExtent(g, k, axis, r[k]));
+    return e;
+}
+
+// Rows (axis 0) or columns (axis 1) [lo, hi] of member v's input that its output interval
+// [a, b] needs, clipped to the real input (padding is generated on chip, MODELS.md §1).
+std::pair<int64_t, int64_t> inputInterval(const GroupView& g, LayerId v, int axis, int64_t a,
+                                          int64_t b) {
+    const Layer& l = g.net.layer(v);
+    const LayerDims d = layerDims(g.net, v);
+    const int64_t in = axis == 0 ? d.in_h : d.in_w;
+    int64_t lo = a, hi = b;
+    if (l.type != LayerType::concat && l.type != LayerType::add && l.type != LayerType::mul) {
+        const int64_t S = axis == 0 ? d.Sy : d.Sx, E = axis == 0 ? d.En : d.Em;
+        const int64_t pad = axis == 0 ? l.pad_t : l.pad_l;
+        switch (d.window) {
+        case WindowKind::conv:  // R(l−1) = (R(l)−1)·S + K, placed
+            lo = a * S - pad;
+            hi = b * S - pad + E - 1;
+            break;
+        case WindowKind::deconv: {  // output o = i·S − pad + k: i ∈ [⌈(a+pad−E+1)/S⌉, ⌊(b+pad)/S⌋]
+            const int64_t num = a + pad - E + 1;
+            lo = num >= 0 ? ceilDiv(num, S) : -((-num) / S);
+            hi = (b + pad) / S;
+            break;
+        }
+        case WindowKind::upsample: {
+            const int64_t up = std::max<int64_t>(1, axis == 0 ? d.up_y : d.up_x);
+            lo = a / up;
+            hi = b / up + (d.bilinear ? 1 : 0);
+            break;
+        }
+        }
+    }
+    return {std::max<int64_t>(0, lo), std::min(in - 1, hi)};
+}
+
+// Rows (axis 0) or columns (axis 1) each member computes over all sub-groups along the axis
+// when the group's outputs are cut into tiles of `t` (the last one partial). Members that
+// recompute (ISOA, §5.2) compute this much; the others keep the overlap in a line buffer.
+std::vector<int64_t> computedExtent(const GroupView& g, int axis, int64_t t, int64_t full) {
+    const size_t n = g.members.size();
+    std::vector<int64_t> total(n, 0);
+    std::vector<int64_t> lo(n), hi(n);
+    t = std::clamp<int64_t>(t, 1, std::max<int64_t>(1, full));
+    for (int64_t start = 0; start < full; start += t) {
+        std::fill(lo.begin(), lo.end(), std::numeric_limits<int64_t>::max());
+        std::fill(hi.begin(), hi.end(), -1);
+        for (size_t k = n; k-- > 0;) {
+            const LayerId v = g.members[k];
+            const Shape& o = g.net.layer(v).out;
+            const int64_t own = axis == 0 ? o.h : o.w;
+            if (g.isOutput(v) && start < own) {
+                lo[k] = std::min(lo[k], start);
+                hi[k] = std::max(hi[k], std::min(start + t, own) - 1);
+            }
+            if (hi[k] < lo[k]) continue;
+            total[k] += hi[k] - lo[k] + 1;
+            for (LayerId p : g.net.layer(v).inputs) {
+                if (!g.in(p)) continue;
+                const auto [a, b] = inputInterval(g, v, axis, lo[k], hi[k]);
+                if (b < a) continue;
+                const size_t q = g.slot(p);
+                lo[q] = std::min(lo[q], a);
+                hi[q] = std::max(hi[q], b);
+            }
+        }
+    }
+    return total;
+}
+
 // Alg. 2: ISOA decision by DP in reverse topological order, cost at t_h·t_w = 1·1.
 std::vector<char> isoaDecision(const GroupView& g, int64_t Tc) {
     const size_t n = g.members.size();
@@ -137,11 +234,9 @@ int64_t optimusMemoryCost(const Network& net, const std::vector<LayerId>& group,
                           int64_t t_w, bool weights_once) {
     const GroupView g{net, group};
     int64_t ifmap = 0, ofmap = 0, params = 0;
+    for (const OutsideInput& o : outsideInputs(g)) ifmap += net.layer(o.producer).out.elements();
     for (LayerId v : group) {
-        const Layer& l = net.layer(v);
-        for (LayerId p : l.inputs)
-            if (!g.in(p)) ifmap += net.layer(p).out.elements();
-        if (g.isOutput(v)) ofmap += l.out.elements();
+        if (g.isOutput(v)) ofmap += net.layer(v).out.elements();
         params += layerWeights(layerDims(net, v));
     }
     const int64_t oh = outputHeight(g), ow = outputWidth(g);
@@ -161,28 +256,26 @@ OptimusPlan optimusPlan(const Network& net, const Hardware& hw, const std::vecto
         const int64_t cout = net.layer(group[k]).out.c;
         plan.tc[k] = plan.isoa[k] ? std::min(tp.tc, cout) : cout;  // Eq. 4 t_c(l)
     }
+    const std::vector<OutsideInput> outside = outsideInputs(g);
+    for (const OutsideInput& o : outside) plan.ifmap += net.layer(o.producer).out.elements();
     for (LayerId v : group) {
-        const Layer& l = net.layer(v);
-        for (LayerId p : l.inputs)
-            if (!g.in(p)) plan.ifmap += net.layer(p).out.elements();
-        if (g.isOutput(v)) plan.ofmap += l.out.elements();
+        if (g.isOutput(v)) plan.ofmap += net.layer(v).out.elements();
         plan.weights += layerWeights(layerDims(net, v));
     }
     const int64_t oh = outputHeight(g), ow = outputWidth(g);
     const int64_t tw = fixed_w > 0 ? std::min(fixed_w, ow) : ow;  // line buffer: t_w = O_w
     const auto rw = extents(g, 1, tw);
-    // Eq. 4 left-hand side: Σ t_c(l)·R_h(l, t_h)·R_w(l, t_w) over the group's fmaps (the
-    // outside inputs with all their channels, then every operator's output).
+    // Eq. 4 left-hand side: Σ t_c(l)·R_h(l, t_h)·R_w(l, t_w) over the group's fmaps (each
+    // outside input once, with all its channels and the largest window read of it, then
+    // every operator's output).
     auto fmap = [&](int64_t th) {
         const auto rh = extents(g, 0, th);
         int64_t total = 0;
-        for (size_t k = 0; k < n; ++k) {
-            const Layer& l = net.layer(group[k]);
-            for (LayerId p : l.inputs)
-                if (!g.in(p))
-                    total += net.layer(p).out.c * inputExtent(g, k, 0, rh[k]) * inputExtent(g, k, 1, rw[k]);
-            if (l.type != LayerType::concat) total += plan.tc[k] * rh[k] * rw[k];
-        }
+        for (const OutsideInput& o : outside)
+            total += net.layer(o.producer).out.c * outsideExtent(g, o.producer, 0, rh) *
+                     outsideExtent(g, o.producer, 1, rw);
+        for (size_t k = 0; k < n; ++k)
+            if (net.layer(group[k]).type != LayerType::concat) total += plan.tc[k] * rh[k] * rw[k];
         return total;
     };
     const int64_t abits = hw.precision.act_bits, wbits = hw.precision.weight_bits;
@@ -238,6 +331,9 @@ GroupCost optimusGroup(const Network& net, const Hardware& hw, const Schedule&, 
     const bool resident = plan.weights_resident || group.weights_resident;
     const auto rh = extents(g, 0, plan.t_h), rw = extents(g, 1, plan.t_w);
     const int64_t subH = ceilDiv(outputHeight(g), plan.t_h);
+    const auto rowsComputed = computedExtent(g, 0, plan.t_h, outputHeight(g));
+    const auto colsComputed = computedExtent(g, 1, plan.t_w, outputWidth(g));
+    const std::vector<OutsideInput> outside = outsideInputs(g);
 
     GroupCost gc;
     gc.layers.resize(group.layers.size());
@@ -249,18 +345,23 @@ GroupCost optimusGroup(const Network& net, const Hardware& hw, const Schedule&, 
         const LayerDims d = layerDims(net, v);
         const int64_t plain = layerMacs(d);
         // ISOA operators recompute the overlap of adjacent sub-groups (§5.2); the others
-        // keep it in a line buffer.
+        // keep it in a line buffer. Over all sub-groups an ISOA operator computes
+        // rowsComputed × colsComputed outputs of its out.h × out.w map (windows clipped to
+        // the real map, the last sub-group at its real size).
         lc.macs = plain;
-        if (plan.isoa[k] && l.out.h > 0) {
-            const int64_t rows = std::min(subH * rh[k], subH * l.out.h);
-            if (rows > l.out.h) lc.macs = int64_t(double(plain) * double(rows) / double(l.out.h));
+        const int64_t area = l.out.h * l.out.w;
+        const int64_t computed = rowsComputed[k] * colsComputed[k];
+        if (plan.isoa[k] && area > 0 && computed > area) {
+            lc.macs = plain % area == 0 ? plain / area * computed
+                                        : int64_t(double(plain) * double(computed) / double(area));
         }
         lc.recompute_macs = lc.macs - plain;
         if (l.type != LayerType::concat) lc.buf_y = plan.tc[k] * rh[k] * rw[k];
-        for (LayerId p : l.inputs) {
-            if (g.in(p)) continue;
-            const Shape in = net.layer(p).out;
-            lc.buf_x += in.c * inputExtent(g, k, 0, rh[k]) * inputExtent(g, k, 1, rw[k]);
+        for (const OutsideInput& o : outside) {
+            if (o.first_reader != k) continue;  // a shared tensor is loaded once
+            const Shape in = net.layer(o.producer).out;
+            lc.buf_x += in.c * outsideExtent(g, o.producer, 0, rh) *
+                        outsideExtent(g, o.producer, 1, rw);
             lc.dram.input += in.elements();  // Eq. 3 |ifmap|
             lc.transfers.push_back({TrafficKind::input, plan.subgroups, in.c, ceilDiv(in.h, subH),
                                     in.w, in.w, prec.act_bits});

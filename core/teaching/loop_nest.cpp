@@ -31,15 +31,6 @@ namespace {
 
 std::string n2s(int64_t v) { return std::to_string(v); }
 std::string loopVar(Dim d, const char* suffix) { return std::string(1, dimChar(d)) + suffix; }
-std::string bigD(Dim d) {
-    switch (d) {
-    case Dim::z: return "Dz";
-    case Dim::y: return "Dy";
-    case Dim::x: return "Dx";
-    case Dim::i: return "Di";
-    }
-    return "D";
-}
 
 struct Emitter {
     const Network& net;
