@@ -10,6 +10,7 @@ packages=(
     libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libssl-dev
     libonnx-dev libprotobuf-dev protobuf-compiler
     libbenchmark-dev
+    python3-jsonschema python3-yaml
     fonts-dejavu-core
 )
 # For looking at the real window under a virtual display (optional for tests).

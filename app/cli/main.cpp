@@ -10,7 +10,9 @@ int main(int argc, char** argv) {
     CLI::App app{"layerfuse-cli — evaluate, optimize and convert layer-fusion schedules of CNNs",
                  "layerfuse-cli"};
     app.set_version_flag("--version", std::string("layerfuse-cli ") + LAYERFUSE_VERSION);
-    app.require_subcommand(1);
+    // At most one here; "none" is reported below. CLI11 checks a required subcommand before
+    // unexpected arguments, so `layerfuse-cli --bogus` would only say a subcommand is missing.
+    app.require_subcommand(0, 1);
     app.fallthrough(false);
 
     std::vector<std::pair<CLI::App*, lf::cli::Runner>> runners;
@@ -20,6 +22,9 @@ int main(int argc, char** argv) {
     track(lf::cli::addExamplesCommand(app));
     track(lf::cli::addConvertCommand(app));
     track(lf::cli::addEvaluateCommand(app));
+    track(lf::cli::addOptimizeCommand(app));
+    track(lf::cli::addExploreCommand(app));
+    track(lf::cli::addExportCommand(app));
 
     try {
         app.parse(argc, argv);
@@ -42,5 +47,6 @@ int main(int argc, char** argv) {
                 return lf::cli::kBadInput;
             }
         }
+    std::cerr << "A subcommand is required\nRun with --help for more information.\n";
     return lf::cli::kUsage;
 }
