@@ -167,15 +167,7 @@ void TestConvFusion::recomputeWhenTilesOverlap() {
     // 16 times on a 6×6×4 output: 16 · 6·6·4·3·9 = 62208 MACs vs 34992 plain.
     const Network net = test::bundledNetwork("l2net");
     const Hardware hw = test::bundledHardware("convfusion-40nm");
-    Schedule s = defaultSchedule(net, hw);
-    const LayerId c1 = net.find("conv1"), c2 = net.find("conv2");
-    s.layers[size_t(c2)].tile = {4, 4, 4, 4};
-    s.layers[size_t(c1)].tile = {4, 18, 18, 3};
-    FusionGroup g;
-    g.name = "seg";
-    g.layers = {c1, c2};
-    s.groups = {g};
-    normalize(s, net);
+    Schedule s = test::l2netRecomputeSegment(net, hw);
     const GroupCost gc = convFusionGroup(net, hw, s, s.groups[0]);
     QCOMPARE(gc.layers[0].productions, 16);
     QCOMPARE(gc.layers[0].macs, 62208);
@@ -230,19 +222,8 @@ void TestConvFusion::segmentDramRules() {
     // transfer; weights 4·3·9 = 108 per production. conv2: Acc_W = 144 · 16, output 1024.
     const Network net = test::bundledNetwork("l2net");
     const Hardware hw = test::bundledHardware("convfusion-40nm");
-    Schedule s = defaultSchedule(net, hw);
+    Schedule s = test::l2netRecomputeSegment(net, hw);
     const LayerId c1 = net.find("conv1"), c2 = net.find("conv2");
-    s.layers[size_t(c2)].tile = {4, 4, 4, 4};
-    s.layers[size_t(c2)].store = {Level::tile, Level::tile, Level::tile};
-    s.layers[size_t(c2)].compute = s.layers[size_t(c2)].store;
-    s.layers[size_t(c1)].tile = {4, 18, 18, 3};
-    s.layers[size_t(c1)].store = {Level::tile, Level::tile, Level::tile};
-    s.layers[size_t(c1)].compute = s.layers[size_t(c1)].store;
-    FusionGroup g;
-    g.name = "seg";
-    g.layers = {c1, c2};
-    s.groups = {g};
-    normalize(s, net);
     Metrics m = evaluate(net, hw, s);
     QCOMPARE(m.groups[0].dram.input, 16 * 3 * 8 * 8);  // only L1 reads X
     QCOMPARE(m.groups[0].dram.weight, 16 * 108 + 16 * 144);

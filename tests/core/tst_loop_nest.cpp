@@ -104,15 +104,7 @@ void TestLoopNest::foldedComputeLevel() {
 void TestLoopNest::segmentInlinesProducer() {
     const Network net = test::bundledNetwork("l2net");
     const Hardware hw = test::bundledHardware("convfusion-40nm");
-    Schedule s = defaultSchedule(net, hw);
-    const LayerId c1 = net.find("conv1"), c2 = net.find("conv2");
-    s.layers[size_t(c2)].tile = {4, 4, 4, 4};
-    s.layers[size_t(c1)].tile = {4, 18, 18, 3};
-    FusionGroup g;
-    g.name = "seg";
-    g.layers = {c1, c2};
-    s.groups = {g};
-    normalize(s, net);
+    const Schedule s = test::l2netRecomputeSegment(net, hw);
     const LoopNest n = groupLoopNest(net, hw, s, 0);
     if (qEnvironmentVariableIsSet("LAYERFUSE_PRINT")) qInfo().noquote() << QString::fromStdString(n.text());
     // conv2's outer loops come first; conv1 is produced inline, over its 6×6×4 tile, before

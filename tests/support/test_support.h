@@ -3,6 +3,7 @@
 
 #include "hardware/hardware.h"
 #include "network/network.h"
+#include "schedule/schedule.h"
 
 #include <QString>
 
@@ -20,5 +21,14 @@ Network networkFromYaml(const std::string& yaml);
 QString testData(const QString& rel);
 // Path of the layerfuse-cli binary under test.
 QString cliPath();
+
+// The schedule with the given layers fused into one group named `name` (all other groups
+// kept, normalized).
+Schedule fused(Schedule s, const Network& net, std::vector<LayerId> layers, Strategy strategy = Strategy::recompute,
+               const std::string& name = "seg");
+// L2Net's two convolutions fused under recompute, every array at the tile level: conv2 with
+// T = 4 everywhere, conv1 with full tiles — the segment of MODELS.md §4 the tests compute
+// by hand (conv1 runs 16 times on a 6×6×4 tile).
+Schedule l2netRecomputeSegment(const Network& net, const Hardware& hw);
 
 }  // namespace lf::test
