@@ -63,8 +63,10 @@ struct Emitter {
 
     // One layer's Code 2 nest. `produce` (may be empty) emits the inline production of an
     // in-group producer at the X store level and returns true when it did.
+    // `sfx` tells the loop variables of inlined producers apart from their consumer's
+    // (zo1, yi1, ... one level down).
     void layer(LayerId id, const LayerDims& d, const LayerSchedule& s, bool fused, int64_t productions, int indent,
-               const std::function<bool(LayerId consumer, int indent)>& produce) {
+               const std::function<bool(LayerId consumer, int indent)>& produce, const std::string& sfx = "") {
         const Layer& L = net.layer(id);
         const CfLayerCost c = convFusionLayer(d, s, fused);
         const auto T = effectiveTiles(d, s, fused);
@@ -83,7 +85,7 @@ struct Emitter {
         // Outer tile loops (zo, yo, xo, io in the schedule's order).
         for (int k = 0; k < 4; ++k) {
             const Dim dim = s.order[size_t(k)];
-            const std::string v = loopVar(dim, "o");
+            const std::string v = loopVar(dim, "o") + sfx;
             std::string comment = k == 0 ? "outer tile loops" : "";
             if (T[size_t(dim)] >= D[size_t(dim)]) comment += std::string(comment.empty() ? "" : "; ") + "runs once";
             loop(CodeLine::LoopKind::outer, ind, "for (int " + v + " = 0; " + v + " < " + n2s(D[size_t(dim)]) + "; " + v +
@@ -128,18 +130,21 @@ struct Emitter {
         place(0, ind);
         for (int k = 0; k < 4; ++k) {
             const Dim dim = s.order[size_t(k)];
-            const std::string v = loopVar(dim, "i"), o = loopVar(dim, "o");
+            const std::string v = loopVar(dim, "i") + sfx, o = loopVar(dim, "o") + sfx;
             loop(CodeLine::LoopKind::inner, ind, "for (int " + v + " = " + o + "; " + v + " < " + o + " + " +
                                                      n2s(T[size_t(dim)]) + "; " + v + "++) {",
                  k == 0 ? "inner tile loops" : "", id, int(dim));
             ++ind;
             place(k + 1, ind);
         }
-        loop(CodeLine::LoopKind::kernel, ind, "for (int n = 0; n < " + n2s(d.Dn) + "; n++)", "kernel loops", id, 4);
-        loop(CodeLine::LoopKind::kernel, ind + 1, "for (int m = 0; m < " + n2s(d.Dm) + "; m++)", "", id, 5);
-        const std::string w = d.weights ? " * W[zi][ii][n][m]" : "";
+        const std::string n = "n" + sfx, m = "m" + sfx, zi = "zi" + sfx, yi = "yi" + sfx, xi = "xi" + sfx, ii = "ii" + sfx;
+        loop(CodeLine::LoopKind::kernel, ind, "for (int " + n + " = 0; " + n + " < " + n2s(d.Dn) + "; " + n + "++)",
+             "kernel loops", id, 4);
+        loop(CodeLine::LoopKind::kernel, ind + 1, "for (int " + m + " = 0; " + m + " < " + n2s(d.Dm) + "; " + m + "++)", "", id, 5);
+        const std::string w = d.weights ? " * W[" + zi + "][" + ii + "][" + n + "][" + m + "]" : "";
         line(CodeLine::Kind::compute, ind + 2,
-             yName + "[zi][yi][xi] += X[ii][yi*" + n2s(d.Sy) + "+n][xi*" + n2s(d.Sx) + "+m]" + w + ";",
+             yName + "[" + zi + "][" + yi + "][" + xi + "] += X[" + ii + "][" + yi + "*" + n2s(d.Sy) + "+" + n + "][" + xi +
+                 "*" + n2s(d.Sx) + "+" + m + "]" + w + ";",
              "MACs = " + n2s(fused ? c.macs * productions : c.macs), id);
         // Close the inner loops; outputs leave after the SL_Y iteration.
         const int slY = int(s.store[size_t(Arr::Y)]);
@@ -187,6 +192,7 @@ LoopNest groupLoopNest(const Network& net, const Hardware& hw, const Schedule& s
             return nullptr;
         };
         e.line(CodeLine::Kind::comment, 0, "", "group " + g.name + ": ConvFusion Code 3 — producers inlined, recomputed per tile");
+        int depth = 0;
         std::function<bool(LayerId, int)> produce = [&](LayerId consumer, int indent) {
             bool any = false;
             for (LayerId p : net.layer(consumer).inputs) {
@@ -206,7 +212,9 @@ LoopNest groupLoopNest(const Network& net, const Hardware& hw, const Schedule& s
                     if (!lc) continue;
                     e.line(CodeLine::Kind::comment, indent, "", "inline production of " + name(m) + " (its output is " + name(consumer) +
                                                                     "'s X tile)", m);
-                    e.layer(m, lc->dims, sched.layers[size_t(m)], true, lc->productions, indent, produce);
+                    ++depth;
+                    e.layer(m, lc->dims, sched.layers[size_t(m)], true, lc->productions, indent, produce, std::to_string(depth));
+                    --depth;
                 }
             }
             // Inputs from outside the group still come from DRAM.

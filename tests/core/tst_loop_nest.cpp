@@ -114,9 +114,9 @@ void TestLoopNest::segmentInlinesProducer() {
     for (int k = 0; k < int(n.lines.size()); ++k)
         if (QString::fromStdString(n.lines[size_t(k)].comment).contains("inline production of conv1")) inlineAt = k;
     QVERIFY(outer2 >= 0 && inlineAt > outer2);
-    QVERIFY(find(n, "int yo = 0; yo < 6; yo += 6", inlineAt) > inlineAt);  // conv1 over a 6-row tile
-    QVERIFY(find(n, "X_conv1[zi][yi][xi] +=") > inlineAt);
-    QVERIFY(find(n, "int zi = zo", find(n, "X_conv1[zi][yi][xi] +=")) > 0);  // conv2's inner loops follow
+    QVERIFY(find(n, "int yo1 = 0; yo1 < 6; yo1 += 6", inlineAt) > inlineAt);  // conv1 over a 6-row tile
+    QVERIFY(find(n, "X_conv1[zi1][yi1][xi1] +=") > inlineAt);
+    QVERIFY(find(n, "int zi = zo", find(n, "X_conv1[zi1][yi1][xi1] +=")) > 0);  // conv2's inner loops follow
     QCOMPARE(find(n, "load X[4]"), -1);
     QVERIFY(find(n, "load X[3][8][8];") > inlineAt);  // conv1 reads its 8×8 input window from DRAM
 }
