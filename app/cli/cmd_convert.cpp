@@ -1,6 +1,6 @@
 #include "commands.h"
+#include "onnx_options.h"
 
-#include "examples/bundled.h"
 #include "io/network_yaml.h"
 
 #include <fstream>
@@ -9,13 +9,17 @@
 namespace lf::cli {
 
 Runner addConvertCommand(CLI::App& app) {
-    auto* sub = app.add_subcommand("convert", "Convert a network (YAML or bundled name) to canonical network YAML");
+    auto* sub = app.add_subcommand(
+        "convert", "Convert a network (YAML, ONNX or bundled name) to canonical network YAML");
     auto in = std::make_shared<std::string>();
     auto out = std::make_shared<std::string>();
-    sub->add_option("IN", *in, "Input network: .net.yaml file or bundled name")->required();
+    auto onnx = std::make_shared<OnnxCliOptions>();
+    sub->add_option("IN", *in, "Input network: .net.yaml or .onnx file, or bundled name")
+        ->required();
     sub->add_option("OUT", *out, "Output .net.yaml file ('-' for standard output)")->required();
-    return [in, out]() {
-        auto net = resolveNetwork(*in);
+    addOnnxOptions(sub, *onnx);
+    return [in, out, onnx]() {
+        auto net = resolveNetworkArg(*in, *onnx);
         if (!net) {
             printError(net.error().toString());
             return int(kBadInput);

@@ -53,8 +53,14 @@ Result<Hardware> loadBundledHardware(std::string_view name) {
 }
 
 Result<Network> resolveNetwork(const std::string& arg) {
+    return resolveNetwork(arg, OnnxImportOptions{});
+}
+
+Result<Network> resolveNetwork(const std::string& arg, const OnnxImportOptions& onnx,
+                               OnnxImportReport* report) {
     std::error_code ec;
-    if (std::filesystem::is_regular_file(arg, ec)) return loadNetworkYamlFile(arg);
+    if (std::filesystem::is_regular_file(arg, ec))
+        return isOnnxPath(arg) ? importOnnx(arg, onnx, report) : loadNetworkYamlFile(arg);
     if (findBundled(BundledKind::network, arg)) return loadBundledNetwork(arg);
     return Error(arg, {}, "no such file, and no bundled network of that name (run `layerfuse-cli examples`)");
 }

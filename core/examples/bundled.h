@@ -3,6 +3,7 @@
 #pragma once
 
 #include "hardware/hardware.h"
+#include "io/onnx_import.h"
 #include "network/network.h"
 #include "util/result.h"
 
@@ -34,8 +35,11 @@ std::string bundledFileLabel(const BundledFile& f);
 Result<Network> loadBundledNetwork(std::string_view name);
 Result<Hardware> loadBundledHardware(std::string_view name);
 
-// A NETWORK / HW argument: an existing file path, else a bundled short name.
+// A NETWORK / HW argument: an existing file path, else a bundled short name. Network files
+// ending in `.onnx` are imported (with `onnx` options); others are read as network YAML.
 Result<Network> resolveNetwork(const std::string& arg);
+Result<Network> resolveNetwork(const std::string& arg, const OnnxImportOptions& onnx,
+                               OnnxImportReport* report = nullptr);
 Result<Hardware> resolveHardware(const std::string& arg);
 
 }  // namespace lf

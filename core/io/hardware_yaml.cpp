@@ -11,7 +11,9 @@ constexpr double kBig = 1e15;
 constexpr int64_t kMaxBytes = int64_t(1) << 44;  // 16 TiB: beyond any real on-chip memory
 }  // namespace
 
-Hardware yamlio::readHardwareNode(const YAML::Node& root) {
+namespace {
+template <class N>
+Hardware readHardwareT(const N& root) {
     requireMap(root, "hardware");
     checkKeys(root, {"format", "name", "description", "frequency_mhz", "batch", "precision", "dram",
                      "buffer", "pe_array", "register_file", "mac", "overlap", "cores"});
@@ -20,14 +22,14 @@ Hardware yamlio::readHardwareNode(const YAML::Node& root) {
     hw.description = getString(root, "description", "");
     hw.frequency_mhz = getDouble(root, "frequency_mhz", hw.frequency_mhz, 1e-3, 1e6);
     hw.batch = int(getInt(root, "batch", 1, 1, 1 << 16));
-    if (const YAML::Node p = root["precision"]) {
+    if (const N p = root["precision"]) {
         requireMap(p, "precision");
         checkKeys(p, {"act_bits", "weight_bits", "psum_bits"});
         hw.precision.act_bits = int(getInt(p, "act_bits", hw.precision.act_bits, 1, 64));
         hw.precision.weight_bits = int(getInt(p, "weight_bits", hw.precision.weight_bits, 1, 64));
         hw.precision.psum_bits = int(getInt(p, "psum_bits", hw.precision.psum_bits, 1, 64));
     }
-    if (const YAML::Node d = root["dram"]) {
+    if (const N d = root["dram"]) {
         requireMap(d, "dram");
         checkKeys(d, {"bandwidth_bytes_per_cycle", "burst_bytes", "cas_cycles", "energy_pj_per_word"});
         hw.dram.bandwidth_bytes_per_cycle =
@@ -36,12 +38,12 @@ Hardware yamlio::readHardwareNode(const YAML::Node& root) {
         hw.dram.cas_cycles = getDouble(d, "cas_cycles", hw.dram.cas_cycles, 0, 1e9);
         hw.dram.energy_pj_per_word = getDouble(d, "energy_pj_per_word", hw.dram.energy_pj_per_word, 0, kBig);
     }
-    if (const YAML::Node b = root["buffer"]) {
+    if (const N b = root["buffer"]) {
         requireMap(b, "buffer");
         checkKeys(b, {"bytes", "banks", "energy"});
         hw.buffer.bytes = getInt(b, "bytes", hw.buffer.bytes, 1, kMaxBytes);
         hw.buffer.banks = int(getInt(b, "banks", hw.buffer.banks, 1, 1 << 20));
-        if (const YAML::Node e = b["energy"]) {
+        if (const N e = b["energy"]) {
             requireMap(e, "buffer energy");
             checkKeys(e, {"model", "pj_per_access", "a", "b", "bank_bits", "bank_factor"});
             const std::string m = getString(e, "model", "constant");
@@ -57,14 +59,14 @@ Hardware yamlio::readHardwareNode(const YAML::Node& root) {
             be.bank_factor = getDouble(e, "bank_factor", be.bank_factor, 0, kBig);
         }
     }
-    if (const YAML::Node p = root["pe_array"]) {
+    if (const N p = root["pe_array"]) {
         requireMap(p, "pe_array");
         checkKeys(p, {"cols", "rows", "macs_per_pe_per_cycle", "dataflow"});
         hw.pe_array.cols = int(getInt(p, "cols", hw.pe_array.cols, 1, 1 << 16));
         hw.pe_array.rows = int(getInt(p, "rows", hw.pe_array.rows, 1, 1 << 16));
         hw.pe_array.macs_per_pe_per_cycle =
             int(getInt(p, "macs_per_pe_per_cycle", hw.pe_array.macs_per_pe_per_cycle, 1, 1 << 16));
-        if (const YAML::Node df = p["dataflow"]) {
+        if (const N df = p["dataflow"]) {
             const std::string s = toString(df, "dataflow");
             auto parsed = parseDataflow(s);
             if (!parsed)
@@ -74,7 +76,7 @@ Hardware yamlio::readHardwareNode(const YAML::Node& root) {
             hw.pe_array.dataflow = *parsed;
         }
     }
-    if (const YAML::Node r = root["register_file"]) {
+    if (const N r = root["register_file"]) {
         requireMap(r, "register_file");
         checkKeys(r, {"bytes_per_pe", "weight", "input", "psum", "pj_per_access"});
         auto& rf = hw.register_file;
@@ -88,24 +90,24 @@ Hardware yamlio::readHardwareNode(const YAML::Node& root) {
                         std::to_string(rf.weight + rf.input + rf.psum) + " B) exceed bytes_per_pe (" +
                         std::to_string(rf.bytes_per_pe) + " B)");
     }
-    if (const YAML::Node m = root["mac"]) {
+    if (const N m = root["mac"]) {
         requireMap(m, "mac");
         checkKeys(m, {"pj"});
         hw.mac_pj = getDouble(m, "pj", hw.mac_pj, 0, kBig);
     }
-    if (const YAML::Node o = root["overlap"]) {
+    if (const N o = root["overlap"]) {
         const std::string s = toString(o, "overlap");
         if (s == "serial") hw.overlap = OverlapMode::serial;
         else if (s == "overlapped") hw.overlap = OverlapMode::overlapped;
         else fail(o, "overlap must be serial or overlapped, got '" + s + "'");
     }
-    if (const YAML::Node c = root["cores"]) {
+    if (const N c = root["cores"]) {
         requireMap(c, "cores");
         checkKeys(c, {"tle", "tlt", "mb_bytes"});
         CoresConfig cc;
         cc.tle = int(getInt(c, "tle", 1, 1, 1 << 12));
         cc.tlt = int(getInt(c, "tlt", 1, 1, 1 << 12));
-        if (const YAML::Node mb = c["mb_bytes"]) {
+        if (const N mb = c["mb_bytes"]) {
             auto v = intList(mb, "mb_bytes", 3, 3, 1, kMaxBytes);
             cc.mb_bytes.assign(v.begin(), v.end());
         }
@@ -113,6 +115,10 @@ Hardware yamlio::readHardwareNode(const YAML::Node& root) {
     }
     return hw;
 }
+}  // namespace
+
+Hardware yamlio::readHardwareNode(const YAML::Node& root) { return readHardwareT(root); }
+Hardware yamlio::readHardwareNode(const TNode& root) { return readHardwareT(root); }
 
 void yamlio::emitHardwareBody(YAML::Emitter& out, const Hardware& hw) {
     out << YAML::Key << "name" << YAML::Value;
@@ -123,24 +129,24 @@ void yamlio::emitHardwareBody(YAML::Emitter& out, const Hardware& hw) {
     }
     out << YAML::Key << "frequency_mhz" << YAML::Value;
     emitDouble(out, hw.frequency_mhz);
-    if (hw.batch != 1) out << YAML::Key << "batch" << YAML::Value << hw.batch;
+    if (hw.batch != 1) out << YAML::Key << "batch" << YAML::Value << intText(hw.batch);
     out << YAML::Key << "precision" << YAML::Value << YAML::Flow << YAML::BeginMap;
-    out << YAML::Key << "act_bits" << YAML::Value << hw.precision.act_bits;
-    out << YAML::Key << "weight_bits" << YAML::Value << hw.precision.weight_bits;
-    out << YAML::Key << "psum_bits" << YAML::Value << hw.precision.psum_bits;
+    out << YAML::Key << "act_bits" << YAML::Value << intText(hw.precision.act_bits);
+    out << YAML::Key << "weight_bits" << YAML::Value << intText(hw.precision.weight_bits);
+    out << YAML::Key << "psum_bits" << YAML::Value << intText(hw.precision.psum_bits);
     out << YAML::EndMap;
     out << YAML::Key << "dram" << YAML::Value << YAML::Flow << YAML::BeginMap;
     out << YAML::Key << "bandwidth_bytes_per_cycle" << YAML::Value;
     emitDouble(out, hw.dram.bandwidth_bytes_per_cycle);
-    out << YAML::Key << "burst_bytes" << YAML::Value << hw.dram.burst_bytes;
+    out << YAML::Key << "burst_bytes" << YAML::Value << intText(hw.dram.burst_bytes);
     out << YAML::Key << "cas_cycles" << YAML::Value;
     emitDouble(out, hw.dram.cas_cycles);
     out << YAML::Key << "energy_pj_per_word" << YAML::Value;
     emitDouble(out, hw.dram.energy_pj_per_word);
     out << YAML::EndMap;
     out << YAML::Key << "buffer" << YAML::Value << YAML::Flow << YAML::BeginMap;
-    out << YAML::Key << "bytes" << YAML::Value << hw.buffer.bytes;
-    out << YAML::Key << "banks" << YAML::Value << hw.buffer.banks;
+    out << YAML::Key << "bytes" << YAML::Value << intText(hw.buffer.bytes);
+    out << YAML::Key << "banks" << YAML::Value << intText(hw.buffer.banks);
     out << YAML::Key << "energy" << YAML::Value << YAML::Flow << YAML::BeginMap;
     const BufferEnergy& be = hw.buffer.energy;
     switch (be.model) {
@@ -167,17 +173,17 @@ void yamlio::emitHardwareBody(YAML::Emitter& out, const Hardware& hw) {
     }
     out << YAML::EndMap << YAML::EndMap;
     out << YAML::Key << "pe_array" << YAML::Value << YAML::Flow << YAML::BeginMap;
-    out << YAML::Key << "cols" << YAML::Value << hw.pe_array.cols;
-    out << YAML::Key << "rows" << YAML::Value << hw.pe_array.rows;
-    out << YAML::Key << "macs_per_pe_per_cycle" << YAML::Value << hw.pe_array.macs_per_pe_per_cycle;
+    out << YAML::Key << "cols" << YAML::Value << intText(hw.pe_array.cols);
+    out << YAML::Key << "rows" << YAML::Value << intText(hw.pe_array.rows);
+    out << YAML::Key << "macs_per_pe_per_cycle" << YAML::Value << intText(hw.pe_array.macs_per_pe_per_cycle);
     out << YAML::Key << "dataflow" << YAML::Value << YAML::DoubleQuoted << toString(hw.pe_array.dataflow);
     out << YAML::EndMap;
     const auto& rf = hw.register_file;
     out << YAML::Key << "register_file" << YAML::Value << YAML::Flow << YAML::BeginMap;
-    out << YAML::Key << "bytes_per_pe" << YAML::Value << rf.bytes_per_pe;
-    out << YAML::Key << "weight" << YAML::Value << rf.weight;
-    out << YAML::Key << "input" << YAML::Value << rf.input;
-    out << YAML::Key << "psum" << YAML::Value << rf.psum;
+    out << YAML::Key << "bytes_per_pe" << YAML::Value << intText(rf.bytes_per_pe);
+    out << YAML::Key << "weight" << YAML::Value << intText(rf.weight);
+    out << YAML::Key << "input" << YAML::Value << intText(rf.input);
+    out << YAML::Key << "psum" << YAML::Value << intText(rf.psum);
     out << YAML::Key << "pj_per_access" << YAML::Value;
     emitDouble(out, rf.pj_per_access);
     out << YAML::EndMap;
@@ -189,26 +195,23 @@ void yamlio::emitHardwareBody(YAML::Emitter& out, const Hardware& hw) {
         << (hw.overlap == OverlapMode::serial ? "serial" : "overlapped");
     if (hw.cores) {
         out << YAML::Key << "cores" << YAML::Value << YAML::Flow << YAML::BeginMap;
-        out << YAML::Key << "tle" << YAML::Value << hw.cores->tle;
-        out << YAML::Key << "tlt" << YAML::Value << hw.cores->tlt;
+        out << YAML::Key << "tle" << YAML::Value << intText(hw.cores->tle);
+        out << YAML::Key << "tlt" << YAML::Value << intText(hw.cores->tlt);
         out << YAML::Key << "mb_bytes" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-        for (int64_t b : hw.cores->mb_bytes) out << b;
+        for (int64_t b : hw.cores->mb_bytes) out << intText(b);
         out << YAML::EndSeq << YAML::EndMap;
     }
 }
 
 Result<Hardware> readHardwareYaml(std::string_view text, const std::string& file) {
-    auto doc = parse(text, file);
-    if (!doc) return doc.error();
+    auto tree = parseTree(text, file);
+    if (!tree) return tree.error();
     try {
-        checkFormat(*doc, "hardware", 1);
-        return readHardwareNode(*doc);
+        const TNode root = (*tree)->root();
+        checkFormat(root, "hardware", 1);
+        return readHardwareNode(root);
     } catch (const YamlInputError& e) {
         return Error(file, e.pos, e.what());
-    } catch (const YAML::Exception& e) {
-        SourcePos p;
-        if (!e.mark.is_null()) p = SourcePos{e.mark.line + 1, e.mark.column + 1};
-        return Error(file, p, e.msg);
     }
 }
 

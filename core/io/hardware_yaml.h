@@ -13,6 +13,9 @@ class Emitter;
 }  // namespace YAML
 
 namespace lf {
+namespace yamlio {
+class TNode;
+}
 
 Result<Hardware> readHardwareYaml(std::string_view text, const std::string& file);
 Result<Hardware> loadHardwareYamlFile(const std::string& path);
@@ -23,6 +26,7 @@ namespace yamlio {
 // The body of a hardware document (without `format:`), for inline blocks in schedule and
 // project files. Throws YamlInputError (io-internal).
 Hardware readHardwareNode(const YAML::Node& map);
+Hardware readHardwareNode(const TNode& map);
 void emitHardwareBody(YAML::Emitter& out, const Hardware& hw);
 }  // namespace yamlio
 

@@ -39,7 +39,8 @@ constexpr std::string_view kLayerTypesHelp =
 
 constexpr int64_t kMaxK = NetworkLimits::kMaxKernel;
 
-Shape readShape(const YAML::Node& m, const char* what) {
+template <class N>
+Shape readShape(const N& m, const char* what) {
     requireMap(m, what);
     checkKeys(m, {"channels", "height", "width"});
     Shape s;
@@ -49,13 +50,15 @@ Shape readShape(const YAML::Node& m, const char* what) {
     return s;
 }
 
-void readPair(const YAML::Node& n, const char* what, int64_t lo, int64_t hi, int& h, int& w) {
+template <class N>
+void readPair(const N& n, const char* what, int64_t lo, int64_t hi, int& h, int& w) {
     auto v = intList(n, what, 1, 2, lo, hi);
     h = int(v[0]);
     w = int(v.size() == 2 ? v[1] : v[0]);
 }
 
-LayerSpec readLayer(const YAML::Node& n) {
+template <class N>
+LayerSpec readLayer(const N& n) {
     requireMap(n, "a layer");
     LayerSpec ls;
     Layer& l = ls.layer;
@@ -63,12 +66,12 @@ LayerSpec readLayer(const YAML::Node& n) {
     l.name = toString(req(n, "name"), "name");
     if (l.name.empty()) fail(n["name"], "layer name is empty");
     if (l.name.size() > 1024) fail(n["name"], "layer name is longer than 1024 characters");
-    const YAML::Node typeNode = req(n, "type");
+    const N typeNode = req(n, "type");
     const std::string type = toString(typeNode, "type");
 
-    const YAML::Node ins = req(n, "inputs");
+    const N ins = req(n, "inputs");
     if (ins.IsScalar()) {
-        ls.input_names.push_back(ins.Scalar());
+        ls.input_names.push_back(std::string(ins.Scalar()));
         ls.input_pos.push_back(posOf(ins));
     } else {
         requireSeq(ins, "inputs");
@@ -79,7 +82,7 @@ LayerSpec readLayer(const YAML::Node& n) {
         }
     }
 
-    if (const YAML::Node e = n["expect"]) {
+    if (const N e = n["expect"]) {
         ls.expect = readShape(e, "expect");
         ls.expect_pos = posOf(e);
     }
@@ -155,15 +158,15 @@ LayerSpec readLayer(const YAML::Node& n) {
     case LayerType::opaque:
         checkKeys(n, {"name", "type", "inputs", "op", "shape", "folded", "expect"});
         l.op_type = getString(n, "op", "");
-        if (const YAML::Node s = n["shape"]) l.out = readShape(s, "shape");
+        if (const N s = n["shape"]) l.out = readShape(s, "shape");
         break;
     case LayerType::input: break;
     }
 
     if (l.type == LayerType::conv || l.type == LayerType::deconv || l.type == LayerType::pool) {
-        if (const YAML::Node s = n["stride"]) readPair(s, "stride", 1, NetworkLimits::kMaxStride, l.stride_h, l.stride_w);
-        if (const YAML::Node d = n["dilation"]) readPair(d, "dilation", 1, kMaxK, l.dilation_h, l.dilation_w);
-        if (const YAML::Node p = n["padding"]) {
+        if (const N s = n["stride"]) readPair(s, "stride", 1, NetworkLimits::kMaxStride, l.stride_h, l.stride_w);
+        if (const N d = n["dilation"]) readPair(d, "dilation", 1, kMaxK, l.dilation_h, l.dilation_w);
+        if (const N p = n["padding"]) {
             auto v = intList(p, "padding", 1, 4, 0, kMaxK);
             if (v.size() == 3) fail(p, "padding takes 1, 2 or 4 values ([top/bottom, left/right] or [t, l, b, r])");
             if (v.size() == 1) l.pad_t = l.pad_l = l.pad_b = l.pad_r = int(v[0]);
@@ -178,54 +181,58 @@ LayerSpec readLayer(const YAML::Node& n) {
             }
         }
     }
-    if (const YAML::Node a = n["activation"]) l.activation = toString(a, "activation");
-    if (const YAML::Node f = n["folded"]) {
+    if (const N a = n["activation"]) l.activation = toString(a, "activation");
+    if (const N f = n["folded"]) {
         requireSeq(f, "folded");
         for (const auto& e : f) l.folded.push_back(toString(e, "folded op"));
     }
     return ls;
 }
 
+template <class N>
+NetworkSpec readNetworkSpecT(const N& root, const std::string& file) {
+    checkFormat(root, "network", 1);
+    checkKeys(root, {"format", "name", "description", "inputs", "layers"});
+    NetworkSpec spec;
+    spec.file = file;
+    spec.pos = posOf(root);
+    spec.name = toString(req(root, "name"), "name");
+    spec.description = getString(root, "description", "");
+    const N ins = req(root, "inputs");
+    requireSeq(ins, "inputs");
+    const N layers = req(root, "layers");
+    requireSeq(layers, "layers");
+    if (ins.size() + layers.size() > size_t(NetworkLimits::kMaxLayers))
+        fail(layers, "network has more than " + std::to_string(NetworkLimits::kMaxLayers) + " layers");
+    for (const auto& i : ins) {
+        requireMap(i, "an input");
+        checkKeys(i, {"name", "channels", "height", "width"});
+        InputSpec is;
+        is.pos = posOf(i);
+        is.name = toString(req(i, "name"), "name");
+        is.shape.c = toInt(req(i, "channels"), "channels", 1, NetworkLimits::kMaxChannels);
+        is.shape.h = toInt(req(i, "height"), "height", 1, NetworkLimits::kMaxExtent);
+        is.shape.w = toInt(req(i, "width"), "width", 1, NetworkLimits::kMaxExtent);
+        spec.inputs.push_back(std::move(is));
+    }
+    spec.layers.reserve(layers.size());
+    for (const auto& l : layers) spec.layers.push_back(readLayer<N>(l));
+    return spec;
+}
+
 }  // namespace
 
+NetworkSpec yamlio::readNetworkSpecNode(const YAML::Node& root, const std::string& file) {
+    return readNetworkSpecT(root, file);
+}
+
 Result<NetworkSpec> parseNetworkSpec(std::string_view text, const std::string& file) {
-    auto doc = parse(text, file);
-    if (!doc) return doc.error();
-    const YAML::Node root = *doc;
+    auto tree = parseTree(text, file);
+    if (!tree) return tree.error();
     try {
-        checkFormat(root, "network", 1);
-        checkKeys(root, {"format", "name", "description", "inputs", "layers"});
-        NetworkSpec spec;
-        spec.file = file;
-        spec.pos = posOf(root);
-        spec.name = toString(req(root, "name"), "name");
-        spec.description = getString(root, "description", "");
-        const YAML::Node ins = req(root, "inputs");
-        requireSeq(ins, "inputs");
-        const YAML::Node layers = req(root, "layers");
-        requireSeq(layers, "layers");
-        if (ins.size() + layers.size() > size_t(NetworkLimits::kMaxLayers))
-            fail(layers, "network has more than " + std::to_string(NetworkLimits::kMaxLayers) + " layers");
-        for (const auto& i : ins) {
-            requireMap(i, "an input");
-            checkKeys(i, {"name", "channels", "height", "width"});
-            InputSpec is;
-            is.pos = posOf(i);
-            is.name = toString(req(i, "name"), "name");
-            is.shape.c = toInt(req(i, "channels"), "channels", 1, NetworkLimits::kMaxChannels);
-            is.shape.h = toInt(req(i, "height"), "height", 1, NetworkLimits::kMaxExtent);
-            is.shape.w = toInt(req(i, "width"), "width", 1, NetworkLimits::kMaxExtent);
-            spec.inputs.push_back(std::move(is));
-        }
-        spec.layers.reserve(layers.size());
-        for (const auto& l : layers) spec.layers.push_back(readLayer(l));
-        return spec;
+        return readNetworkSpecT((*tree)->root(), file);
     } catch (const YamlInputError& e) {
         return Error(file, e.pos, e.what());
-    } catch (const YAML::Exception& e) {
-        SourcePos p;
-        if (!e.mark.is_null()) p = SourcePos{e.mark.line + 1, e.mark.column + 1};
-        return Error(file, p, e.msg);
     }
 }
 
@@ -244,15 +251,12 @@ Result<Network> loadNetworkYamlFile(const std::string& path) {
 namespace {
 void emitPair(YAML::Emitter& out, const char* key, int h, int w, bool squareAsInt) {
     out << YAML::Key << key << YAML::Value;
-    if (squareAsInt && h == w) out << h;
-    else out << YAML::Flow << YAML::BeginSeq << h << w << YAML::EndSeq;
+    if (squareAsInt && h == w) out << intText(h);
+    else out << YAML::Flow << YAML::BeginSeq << intText(h) << intText(w) << YAML::EndSeq;
 }
 }  // namespace
 
-std::string writeNetworkYaml(const Network& net) {
-    YAML::Emitter out;
-    out.SetIndent(2);
-    out << YAML::BeginMap;
+void yamlio::emitNetworkBody(YAML::Emitter& out, const Network& net) {
     out << YAML::Key << "format" << YAML::Value << "layerfuse/network@1";
     out << YAML::Key << "name" << YAML::Value;
     emitString(out, net.name());
@@ -266,9 +270,9 @@ std::string writeNetworkYaml(const Network& net) {
         out << YAML::Flow << YAML::BeginMap;
         out << YAML::Key << "name" << YAML::Value;
         emitString(out, l.name);
-        out << YAML::Key << "channels" << YAML::Value << l.out.c;
-        out << YAML::Key << "height" << YAML::Value << l.out.h;
-        out << YAML::Key << "width" << YAML::Value << l.out.w;
+        out << YAML::Key << "channels" << YAML::Value << intText(l.out.c);
+        out << YAML::Key << "height" << YAML::Value << intText(l.out.h);
+        out << YAML::Key << "width" << YAML::Value << intText(l.out.w);
         out << YAML::EndMap;
     }
     out << YAML::EndSeq;
@@ -280,13 +284,13 @@ std::string writeNetworkYaml(const Network& net) {
         emitString(out, l.name);
         out << YAML::Key << "type" << YAML::Value << std::string(toString(l.type));
         out << YAML::Key << "inputs" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-        for (LayerId p : l.inputs) emitString(out, net.layer(p).name);
+        for (LayerId p : l.operandIds()) emitString(out, net.layer(p).name);
         out << YAML::EndSeq;
         const bool windowed =
             l.type == LayerType::conv || l.type == LayerType::deconv || l.type == LayerType::pool;
         if (l.type == LayerType::conv || l.type == LayerType::deconv)
-            out << YAML::Key << "out_channels" << YAML::Value << l.out_channels;
-        if (l.type == LayerType::fc) out << YAML::Key << "out_features" << YAML::Value << l.out_channels;
+            out << YAML::Key << "out_channels" << YAML::Value << intText(l.out_channels);
+        if (l.type == LayerType::fc) out << YAML::Key << "out_features" << YAML::Value << intText(l.out_channels);
         if (l.type == LayerType::pool || l.type == LayerType::global_pool)
             out << YAML::Key << "mode" << YAML::Value << std::string(toString(l.pool_mode));
         if (windowed) {
@@ -294,15 +298,15 @@ std::string writeNetworkYaml(const Network& net) {
             if (l.stride_h != 1 || l.stride_w != 1) emitPair(out, "stride", l.stride_h, l.stride_w, true);
             if (l.pad_t || l.pad_l || l.pad_b || l.pad_r) {
                 out << YAML::Key << "padding" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-                if (l.pad_t == l.pad_b && l.pad_l == l.pad_r) out << l.pad_t << l.pad_l;
-                else out << l.pad_t << l.pad_l << l.pad_b << l.pad_r;
+                if (l.pad_t == l.pad_b && l.pad_l == l.pad_r) out << intText(l.pad_t) << intText(l.pad_l);
+                else out << intText(l.pad_t) << intText(l.pad_l) << intText(l.pad_b) << intText(l.pad_r);
                 out << YAML::EndSeq;
             }
             if (l.dilation_h != 1 || l.dilation_w != 1)
                 emitPair(out, "dilation", l.dilation_h, l.dilation_w, true);
         }
         if ((l.type == LayerType::conv || l.type == LayerType::deconv) && l.groups != 1)
-            out << YAML::Key << "groups" << YAML::Value << l.groups;
+            out << YAML::Key << "groups" << YAML::Value << intText(l.groups);
         if (l.type == LayerType::deconv && (l.output_pad_h || l.output_pad_w))
             emitPair(out, "output_padding", l.output_pad_h, l.output_pad_w, true);
         if (l.type == LayerType::pool && l.ceil_mode) out << YAML::Key << "ceil_mode" << YAML::Value << true;
@@ -317,9 +321,9 @@ std::string writeNetworkYaml(const Network& net) {
                 emitString(out, l.op_type);
             }
             out << YAML::Key << "shape" << YAML::Value << YAML::Flow << YAML::BeginMap;
-            out << YAML::Key << "channels" << YAML::Value << l.out.c;
-            out << YAML::Key << "height" << YAML::Value << l.out.h;
-            out << YAML::Key << "width" << YAML::Value << l.out.w;
+            out << YAML::Key << "channels" << YAML::Value << intText(l.out.c);
+            out << YAML::Key << "height" << YAML::Value << intText(l.out.h);
+            out << YAML::Key << "width" << YAML::Value << intText(l.out.w);
             out << YAML::EndMap;
         }
         if (!l.activation.empty()) {
@@ -334,6 +338,13 @@ std::string writeNetworkYaml(const Network& net) {
         out << YAML::EndMap;
     }
     out << YAML::EndSeq;
+}
+
+std::string writeNetworkYaml(const Network& net) {
+    YAML::Emitter out;
+    out.SetIndent(2);
+    out << YAML::BeginMap;
+    emitNetworkBody(out, net);
     out << YAML::EndMap;
     return finish(out);
 }

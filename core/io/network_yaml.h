@@ -7,6 +7,11 @@
 #include <string>
 #include <string_view>
 
+namespace YAML {
+class Node;
+class Emitter;
+}  // namespace YAML
+
 namespace lf {
 
 // Parses network YAML text; `file` names the source in error messages.
@@ -18,5 +23,13 @@ Result<Network> loadNetworkYamlFile(const std::string& path);
 // Canonical text of a network: inputs, then layers in topological order, defaults omitted.
 // readNetworkYaml(writeNetworkYaml(n)) == n, and writing that again gives the same bytes.
 std::string writeNetworkYaml(const Network& net);
+
+namespace yamlio {
+// A whole network document held in a node (inline network blocks of project files); throws
+// YamlInputError (io-internal). `file` names the source in the spec.
+NetworkSpec readNetworkSpecNode(const YAML::Node& root, const std::string& file);
+// The keys of the canonical network document (format, name, inputs, layers) into an open map.
+void emitNetworkBody(YAML::Emitter& out, const Network& net);
+}  // namespace yamlio
 
 }  // namespace lf

@@ -5,8 +5,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
-#include <set>
 #include <sstream>
 
 namespace lf::yamlio {
@@ -18,50 +18,12 @@ SourcePos posOf(const YAML::Node& n) {
     return SourcePos{m.line + 1, m.column + 1};
 }
 
+SourcePos posOf(const TNode& n) { return n.pos(); }
+
 void fail(const YAML::Node& at, const std::string& msg) { throw YamlInputError(posOf(at), msg); }
+void fail(const TNode& at, const std::string& msg) { throw YamlInputError(posOf(at), msg); }
 
 namespace {
-
-// Walks the document: duplicate keys are refused (yaml-cpp keeps the first silently).
-void checkDuplicates(const YAML::Node& n, int depth) {
-    if (depth > 1000) fail(n, "the document is nested too deeply");
-    if (n.IsMap()) {
-        std::set<std::string> seen;
-        for (const auto& kv : n) {
-            if (kv.first.IsScalar() && !seen.insert(kv.first.Scalar()).second)
-                fail(kv.first, "duplicate key '" + kv.first.Scalar() + "'");
-            checkDuplicates(kv.second, depth + 1);
-        }
-    } else if (n.IsSequence()) {
-        for (const auto& e : n) checkDuplicates(e, depth + 1);
-    }
-}
-
-// Nesting depth of flow collections and block indentation, measured without parsing so a
-// hostile file cannot drive the recursive parser deep.
-bool nestingTooDeep(std::string_view text, int limit) {
-    int depth = 0;
-    bool inSingle = false, inDouble = false;
-    for (char c : text) {
-        if (c == '\n') inSingle = inDouble = false;  // quotes never span lines in our files
-        if (inDouble) {
-            if (c == '"') inDouble = false;
-            continue;
-        }
-        if (inSingle) {
-            if (c == '\'') inSingle = false;
-            continue;
-        }
-        if (c == '"') inDouble = true;
-        else if (c == '\'') inSingle = true;
-        else if (c == '[' || c == '{') {
-            if (++depth > limit) return true;
-        } else if (c == ']' || c == '}') {
-            if (depth > 0) --depth;
-        }
-    }
-    return false;
-}
 
 std::pair<int, int> lineColOfOffset(std::string_view text, size_t off) {
     int line = 1, col = 1;
@@ -76,71 +38,53 @@ std::pair<int, int> lineColOfOffset(std::string_view text, size_t off) {
     return {line, col};
 }
 
-}  // namespace
-
-Result<YAML::Node> parse(std::string_view text, const std::string& file) {
-    if (text.size() > kMaxFileBytes)
-        return Error(file, {}, "file is larger than " + std::to_string(kMaxFileBytes >> 20) + " MB");
-    if (size_t nul = text.find('\0'); nul != std::string_view::npos) {
-        auto [l, c] = lineColOfOffset(text, nul);
-        return Error(file, SourcePos{l, c}, "not a text file (binary data)");
+// Offset of the first byte that does not start a well-formed UTF-8 sequence (RFC 3629:
+// no overlong forms, no surrogates, nothing above U+10FFFF), or npos.
+size_t firstInvalidUtf8(std::string_view t) {
+    auto cont = [&](size_t i, unsigned lo = 0x80, unsigned hi = 0xBF) {
+        return i < t.size() && static_cast<unsigned char>(t[i]) >= lo &&
+               static_cast<unsigned char>(t[i]) <= hi;
+    };
+    for (size_t i = 0; i < t.size();) {
+        const unsigned c = static_cast<unsigned char>(t[i]);
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        size_t len = 0;
+        if (c >= 0xC2 && c <= 0xDF) len = cont(i + 1) ? 2 : 0;
+        else if (c == 0xE0) len = cont(i + 1, 0xA0) && cont(i + 2) ? 3 : 0;
+        else if (c == 0xED) len = cont(i + 1, 0x80, 0x9F) && cont(i + 2) ? 3 : 0;
+        else if (c >= 0xE1 && c <= 0xEF) len = cont(i + 1) && cont(i + 2) ? 3 : 0;
+        else if (c == 0xF0) len = cont(i + 1, 0x90) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+        else if (c >= 0xF1 && c <= 0xF3) len = cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+        else if (c == 0xF4) len = cont(i + 1, 0x80, 0x8F) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+        if (len == 0) return i;
+        i += len;
     }
-    if (nestingTooDeep(text, 256))
-        return Error(file, {}, "the document is nested too deeply (more than 256 levels)");
-    try {
-        YAML::Node root = YAML::Load(std::string(text));
-        checkDuplicates(root, 0);
-        return root;
-    } catch (const YamlInputError& e) {
-        return Error(file, e.pos, e.what());
-    } catch (const YAML::Exception& e) {
-        SourcePos p;
-        if (!e.mark.is_null()) p = SourcePos{e.mark.line + 1, e.mark.column + 1};
-        return Error(file, p, "invalid YAML: " + e.msg);
-    } catch (const std::exception& e) {
-        return Error(file, {}, std::string("invalid YAML: ") + e.what());
-    }
+    return std::string_view::npos;
 }
 
-Result<std::string> readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Error(path, {}, std::string("cannot open file: ") + std::strerror(errno));
-    in.seekg(0, std::ios::end);
-    const std::streamoff size = in.tellg();
-    if (size < 0) return Error(path, {}, "cannot read file");
-    if (size_t(size) > kMaxFileBytes)
-        return Error(path, {}, "file is larger than " + std::to_string(kMaxFileBytes >> 20) + " MB");
-    in.seekg(0, std::ios::beg);
-    std::string data(size_t(size), '\0');
-    if (size > 0 && !in.read(data.data(), size)) return Error(path, {}, "cannot read file");
-    return data;
-}
+// --- the getters, once for both node types ----------------------------------------------
 
-void requireMap(const YAML::Node& n, std::string_view what) {
-    if (!n.IsMap()) fail(n, std::string(what) + " must be a mapping");
-}
-
-void requireSeq(const YAML::Node& n, std::string_view what) {
-    if (!n.IsSequence()) fail(n, std::string(what) + " must be a list");
-}
-
-void checkFormat(const YAML::Node& root, std::string_view kind, int major) {
-    if (!root.IsDefined() || root.IsNull())
-        throw YamlInputError({}, "the file is empty (expected a layerfuse/" + std::string(kind) +
-                                     " document)");
-    requireMap(root, "the document");
-    const YAML::Node f = root["format"];
+template <class N>
+void checkFormatT(const N& root, std::string_view kind, int major) {
     const std::string want = "layerfuse/" + std::string(kind);
+    if (!root.IsDefined() || root.IsNull())
+        throw YamlInputError(SourcePos{1, 1},
+                             "the file is empty (expected a " + want + " document)");
+    requireMap(root, "the document");
+    const N f = root["format"];
     if (!f) fail(root, "missing 'format: " + want + "@" + std::to_string(major) + "'");
     const std::string s = toString(f, "format");
     const auto at = s.find('@');
     const std::string k = s.substr(0, at);
     if (k != want) {
-        if (k.rfind("layerfuse/", 0) == 0)
-            fail(f, "this is a " + k + " file, not " + want);
+        if (k.rfind("layerfuse/", 0) == 0) fail(f, "this is a " + k + " file, not " + want);
         fail(f, "unknown format '" + s + "' (expected " + want + "@" + std::to_string(major) + ")");
     }
-    if (at == std::string::npos) fail(f, "format '" + s + "' has no version (expected @" + std::to_string(major) + ")");
+    if (at == std::string::npos)
+        fail(f, "format '" + s + "' has no version (expected @" + std::to_string(major) + ")");
     const std::string ver = s.substr(at + 1);
     int m = 0;
     auto [p, ec] = std::from_chars(ver.data(), ver.data() + ver.size(), m);
@@ -151,9 +95,12 @@ void checkFormat(const YAML::Node& root, std::string_view kind, int major) {
                     std::to_string(major));
 }
 
-void checkKeys(const YAML::Node& map, std::initializer_list<std::string_view> allowed) {
+template <class N>
+void checkKeysT(const N& map, std::initializer_list<std::string_view> allowed) {
     for (const auto& kv : map) {
-        const std::string k = kv.first.Scalar();
+        if (!kv.first.IsScalar() || kv.first.Scalar().empty())
+            fail(kv.first.IsDefined() ? N(kv.first) : map, "a key must be a plain name");
+        const std::string k(kv.first.Scalar());
         bool ok = false;
         for (auto a : allowed) ok = ok || a == k;
         if (!ok) {
@@ -167,14 +114,16 @@ void checkKeys(const YAML::Node& map, std::initializer_list<std::string_view> al
     }
 }
 
-std::string toString(const YAML::Node& n, std::string_view what) {
+template <class N>
+std::string toStringT(const N& n, std::string_view what) {
     if (!n.IsScalar()) fail(n, std::string(what) + " must be a text value");
-    return n.Scalar();
+    return std::string(n.Scalar());
 }
 
-int64_t toInt(const YAML::Node& n, std::string_view what, int64_t lo, int64_t hi) {
+template <class N>
+int64_t toIntT(const N& n, std::string_view what, int64_t lo, int64_t hi) {
     if (!n.IsScalar()) fail(n, std::string(what) + " must be an integer");
-    const std::string& s = n.Scalar();
+    const std::string s(n.Scalar());
     int64_t v = 0;
     const char* b = s.data();
     const char* e = s.data() + s.size();
@@ -191,9 +140,10 @@ int64_t toInt(const YAML::Node& n, std::string_view what, int64_t lo, int64_t hi
     return v;
 }
 
-double toDouble(const YAML::Node& n, std::string_view what, double lo, double hi) {
+template <class N>
+double toDoubleT(const N& n, std::string_view what, double lo, double hi) {
     if (!n.IsScalar()) fail(n, std::string(what) + " must be a number");
-    const std::string& s = n.Scalar();
+    const std::string s(n.Scalar());
     double v = 0;
     const char* b = s.data();
     const char* e = s.data() + s.size();
@@ -207,43 +157,26 @@ double toDouble(const YAML::Node& n, std::string_view what, double lo, double hi
     return v;
 }
 
-bool toBool(const YAML::Node& n, std::string_view what) {
+template <class N>
+bool toBoolT(const N& n, std::string_view what) {
     if (n.IsScalar()) {
-        const std::string& s = n.Scalar();
+        const std::string_view s = n.Scalar();
         if (s == "true") return true;
         if (s == "false") return false;
     }
     fail(n, std::string(what) + " must be true or false");
 }
 
-const YAML::Node req(const YAML::Node& map, const char* key) {
-    const YAML::Node v = map[key];
+template <class N>
+N reqT(const N& map, const char* key) {
+    const N v = map[key];
     if (!v) fail(map, std::string("missing required key '") + key + "'");
     return v;
 }
 
-int64_t getInt(const YAML::Node& map, const char* key, int64_t def, int64_t lo, int64_t hi) {
-    const YAML::Node v = map[key];
-    return v ? toInt(v, key, lo, hi) : def;
-}
-
-double getDouble(const YAML::Node& map, const char* key, double def, double lo, double hi) {
-    const YAML::Node v = map[key];
-    return v ? toDouble(v, key, lo, hi) : def;
-}
-
-bool getBool(const YAML::Node& map, const char* key, bool def) {
-    const YAML::Node v = map[key];
-    return v ? toBool(v, key) : def;
-}
-
-std::string getString(const YAML::Node& map, const char* key, const std::string& def) {
-    const YAML::Node v = map[key];
-    return v ? toString(v, key) : def;
-}
-
-std::vector<int64_t> intList(const YAML::Node& n, std::string_view what, size_t minLen,
-                             size_t maxLen, int64_t lo, int64_t hi) {
+template <class N>
+std::vector<int64_t> intListT(const N& n, std::string_view what, size_t minLen, size_t maxLen,
+                              int64_t lo, int64_t hi) {
     std::vector<int64_t> out;
     if (n.IsScalar()) {
         out.push_back(toInt(n, what, lo, hi));
@@ -257,6 +190,156 @@ std::vector<int64_t> intList(const YAML::Node& n, std::string_view what, size_t 
                     " entries");
     for (const auto& e : n) out.push_back(toInt(e, what, lo, hi));
     return out;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const Tree>> parseTree(std::string_view text, const std::string& file) {
+    if (text.size() > kMaxFileBytes)
+        return Error(file, {},
+                     "file is larger than " + std::to_string(kMaxFileBytes >> 20) + " MB");
+    if (size_t nul = text.find('\0'); nul != std::string_view::npos) {
+        auto [l, c] = lineColOfOffset(text, nul);
+        return Error(file, SourcePos{l, c}, "not a text file (binary data)");
+    }
+    if (size_t bad = firstInvalidUtf8(text); bad != std::string_view::npos) {
+        auto [l, c] = lineColOfOffset(text, bad);
+        static constexpr char hex[] = "0123456789ABCDEF";
+        const unsigned b = static_cast<unsigned char>(text[bad]);
+        return Error(file, SourcePos{l, c},
+                     std::string("not UTF-8 text (byte 0x") + hex[b >> 4] + hex[b & 15] + ")");
+    }
+    return Tree::parse(text, file);
+}
+
+Result<YAML::Node> parse(std::string_view text, const std::string& file) {
+    // The compact tree enforces every limit first, so yaml-cpp only ever sees documents
+    // of bounded depth and size, without duplicate keys or alias bombs.
+    auto checked = parseTree(text, file);
+    if (!checked) return checked.error();
+    try {
+        return YAML::Load(std::string(text));
+    } catch (const YAML::Exception& e) {
+        SourcePos p;
+        if (!e.mark.is_null()) p = SourcePos{e.mark.line + 1, e.mark.column + 1};
+        return Error(file, p, "invalid YAML: " + e.msg);
+    } catch (const std::exception& e) {
+        return Error(file, {}, std::string("invalid YAML: ") + e.what());
+    }
+}
+
+Result<std::string> readFile(const std::string& path) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        return Error(path, {}, "not a regular file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error(path, {}, std::string("cannot open file: ") + std::strerror(errno));
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    if (size < 0) return Error(path, {}, "cannot read file");
+    if (size_t(size) > kMaxFileBytes)
+        return Error(path, {},
+                     "file is larger than " + std::to_string(kMaxFileBytes >> 20) + " MB");
+    in.seekg(0, std::ios::beg);
+    std::string data(size_t(size), '\0');
+    if (size > 0 && !in.read(data.data(), size)) return Error(path, {}, "cannot read file");
+    return data;
+}
+
+void requireMap(const YAML::Node& n, std::string_view what) {
+    if (!n.IsMap()) fail(n, std::string(what) + " must be a mapping");
+}
+void requireMap(const TNode& n, std::string_view what) {
+    if (!n.IsMap()) fail(n, std::string(what) + " must be a mapping");
+}
+void requireSeq(const YAML::Node& n, std::string_view what) {
+    if (!n.IsSequence()) fail(n, std::string(what) + " must be a list");
+}
+void requireSeq(const TNode& n, std::string_view what) {
+    if (!n.IsSequence()) fail(n, std::string(what) + " must be a list");
+}
+
+void checkFormat(const YAML::Node& root, std::string_view kind, int major) {
+    checkFormatT(root, kind, major);
+}
+void checkFormat(const TNode& root, std::string_view kind, int major) {
+    checkFormatT(root, kind, major);
+}
+
+void checkKeys(const YAML::Node& map, std::initializer_list<std::string_view> allowed) {
+    checkKeysT(map, allowed);
+}
+void checkKeys(const TNode& map, std::initializer_list<std::string_view> allowed) {
+    checkKeysT(map, allowed);
+}
+
+std::string toString(const YAML::Node& n, std::string_view what) { return toStringT(n, what); }
+std::string toString(const TNode& n, std::string_view what) { return toStringT(n, what); }
+
+int64_t toInt(const YAML::Node& n, std::string_view what, int64_t lo, int64_t hi) {
+    return toIntT(n, what, lo, hi);
+}
+int64_t toInt(const TNode& n, std::string_view what, int64_t lo, int64_t hi) {
+    return toIntT(n, what, lo, hi);
+}
+
+double toDouble(const YAML::Node& n, std::string_view what, double lo, double hi) {
+    return toDoubleT(n, what, lo, hi);
+}
+double toDouble(const TNode& n, std::string_view what, double lo, double hi) {
+    return toDoubleT(n, what, lo, hi);
+}
+
+bool toBool(const YAML::Node& n, std::string_view what) { return toBoolT(n, what); }
+bool toBool(const TNode& n, std::string_view what) { return toBoolT(n, what); }
+
+const YAML::Node req(const YAML::Node& map, const char* key) { return reqT(map, key); }
+TNode req(const TNode& map, const char* key) { return reqT(map, key); }
+
+int64_t getInt(const YAML::Node& map, const char* key, int64_t def, int64_t lo, int64_t hi) {
+    const YAML::Node v = map[key];
+    return v ? toInt(v, key, lo, hi) : def;
+}
+int64_t getInt(const TNode& map, const char* key, int64_t def, int64_t lo, int64_t hi) {
+    const TNode v = map[key];
+    return v ? toInt(v, key, lo, hi) : def;
+}
+
+double getDouble(const YAML::Node& map, const char* key, double def, double lo, double hi) {
+    const YAML::Node v = map[key];
+    return v ? toDouble(v, key, lo, hi) : def;
+}
+double getDouble(const TNode& map, const char* key, double def, double lo, double hi) {
+    const TNode v = map[key];
+    return v ? toDouble(v, key, lo, hi) : def;
+}
+
+bool getBool(const YAML::Node& map, const char* key, bool def) {
+    const YAML::Node v = map[key];
+    return v ? toBool(v, key) : def;
+}
+bool getBool(const TNode& map, const char* key, bool def) {
+    const TNode v = map[key];
+    return v ? toBool(v, key) : def;
+}
+
+std::string getString(const YAML::Node& map, const char* key, const std::string& def) {
+    const YAML::Node v = map[key];
+    return v ? toString(v, key) : def;
+}
+std::string getString(const TNode& map, const char* key, const std::string& def) {
+    const TNode v = map[key];
+    return v ? toString(v, key) : def;
+}
+
+std::vector<int64_t> intList(const YAML::Node& n, std::string_view what, size_t minLen,
+                             size_t maxLen, int64_t lo, int64_t hi) {
+    return intListT(n, what, minLen, maxLen, lo, hi);
+}
+std::vector<int64_t> intList(const TNode& n, std::string_view what, size_t minLen,
+                             size_t maxLen, int64_t lo, int64_t hi) {
+    return intListT(n, what, minLen, maxLen, lo, hi);
 }
 
 // --- writing ---------------------------------------------------------------------------
@@ -273,10 +356,13 @@ bool needsQuotes(std::string_view s) {
     // Anything that starts like a number, or holds YAML indicators.
     const char c0 = s.front();
     if ((c0 >= '0' && c0 <= '9') || c0 == '-' || c0 == '+' || c0 == '.') return true;
-    for (char c : s)
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
-              c == '/' || c == '@'))
-            return true;
+    // ASCII only, never std::isalnum: in a Latin-1 locale that calls UTF-8 bytes letters,
+    // and the canonical text would depend on the locale.
+    for (char c : s) {
+        const bool alnum =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (!(alnum || c == '_' || c == '-' || c == '.' || c == '/' || c == '@')) return true;
+    }
     return false;
 }
 }  // namespace
@@ -289,6 +375,12 @@ void emitString(YAML::Emitter& out, std::string_view s) {
 void emitDouble(YAML::Emitter& out, double v) {
     std::string s = formatDouble(v);
     out << s;
+}
+
+std::string intText(int64_t v) {
+    char buf[24];
+    auto res = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, res.ptr);
 }
 
 std::string finish(const YAML::Emitter& out) {

@@ -90,7 +90,8 @@ int64_t layerOps(const Network& net, LayerId id) {
     case LayerType::pool:
     case LayerType::global_pool: return d.Dx * d.Dy * d.Dz * d.Dm * d.Dn;
     case LayerType::add:
-    case LayerType::mul: return d.Dx * d.Dy * d.Dz * int64_t(d.n_inputs - 1);
+    case LayerType::mul:  // one op per output element and extra operand (x + x counts too)
+        return d.Dx * d.Dy * d.Dz * int64_t(std::max<size_t>(1, l.operandIds().size()) - 1);
     case LayerType::resize: return d.bilinear ? d.Dx * d.Dy * d.Dz * 4 : 0;
     default: return 0;
     }

@@ -60,7 +60,10 @@ std::string_view toString(ResizeMode m);
 struct Layer {
     std::string name;
     LayerType type = LayerType::conv;
-    std::vector<LayerId> inputs;  // producers (ids are topological indices)
+    std::vector<LayerId> inputs;  // producers, each once (ids are topological indices)
+    // The input tensors in the order the layer reads them, set only when a producer appears
+    // more than once (concat [x, x], x * x); see operandIds().
+    std::vector<LayerId> operands;
 
     // conv / deconv / pool / fc parameters
     int64_t out_channels = 0;  // conv/deconv filters, fc out_features; 0 = same as input
@@ -84,6 +87,9 @@ struct Layer {
 
     // Where the layer was defined (0 = unknown).
     SourcePos pos;
+
+    // What the layer reads, in order, repeats included (shape inference, writing).
+    const std::vector<LayerId>& operandIds() const { return operands.empty() ? inputs : operands; }
 
     friend bool operator==(const Layer&, const Layer&) = default;
 };

@@ -19,7 +19,7 @@ namespace lf {
 
 // Limits that keep hostile files from exhausting memory or time.
 struct NetworkLimits {
-    static constexpr int64_t kMaxLayers = 1'000'000;
+    static constexpr int64_t kMaxLayers = int64_t(1) << 20;  // 1 048 576: 10^6 layers and their inputs
     static constexpr int64_t kMaxExtent = 1 << 20;       // height / width
     static constexpr int64_t kMaxChannels = 1 << 24;
     static constexpr int64_t kMaxKernel = 1 << 12;
