@@ -18,11 +18,11 @@ Runner addConvertCommand(CLI::App& app);
 Runner addEvaluateCommand(CLI::App& app);
 Runner addOptimizeCommand(CLI::App& app);
 Runner addExploreCommand(CLI::App& app);
+Runner addExportCommand(CLI::App& app);
 
 // Progress of a long search on stderr ("label: 42% what"), or nothing when stderr is not
 // a terminal.
 std::function<void(double, const std::string&)> stderrProgress(const std::string& label);
-Runner addExportCommand(CLI::App& app);
 
 // Prints "error: ..." style messages consistently.
 void printError(const std::string& msg);

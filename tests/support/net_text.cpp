@@ -4,7 +4,7 @@
 
 #include <QDir>
 #include <QFile>
-#include <QCoreApplication>
+#include <QTemporaryDir>
 
 namespace lf::test {
 
@@ -56,10 +56,9 @@ std::string readBytes(const QString& path) {
 }
 
 QString writeTempFile(const QString& name, const std::string& bytes) {
-    const QString dir = QDir::tempPath() + QStringLiteral("/layerfuse-tests-") +
-                        QString::number(QCoreApplication::applicationPid());
-    QDir().mkpath(dir);
-    const QString path = dir + QLatin1Char('/') + name;
+    // One directory per test process, removed when the process ends.
+    static QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/layerfuse-tests-XXXXXX"));
+    const QString path = dir.path() + QLatin1Char('/') + name;
     QFile f(path);
     if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
         f.write(bytes.data(), qint64(bytes.size()));

@@ -1,0 +1,174 @@
+// `layerfuse-cli optimize` — a schedule chosen automatically (docs/INTERFACES.md): the
+// Optimus DP fuser (seed 001 Alg. 1) or the ConvFusion exploration under the buffer
+// (seed 000 §V-A), written as schedule YAML that `evaluate --schedule` reads back.
+#include "commands.h"
+#include "onnx_options.h"
+
+#include "examples/bundled.h"
+#include "io/schedule_yaml.h"
+#include "metrics/metrics_io.h"
+#include "models/evaluate.h"
+#include "search/optimus_fuser.h"
+#include "search/pareto.h"
+#include "search/tile_optimizer.h"
+#include "util/format.h"
+
+#include <fstream>
+#include <iostream>
+#include <limits>
+
+namespace lf::cli {
+
+namespace {
+
+double objectiveOf(const Metrics& m, Objective o) {
+    switch (o) {
+    case Objective::dram:
+        return double(m.totals.dram_accesses);
+    case Objective::energy:
+        return m.totals.energy.total();
+    case Objective::latency:
+        return double(m.totals.latency_cycles);
+    case Objective::edp:
+        return m.totals.energy.total() * double(m.totals.latency_cycles);
+    }
+    return 0;
+}
+
+} // namespace
+
+Runner addOptimizeCommand(CLI::App& app) {
+    struct Opts {
+        std::string network, hardware{kDefaultHardware}, objective{"dram"}, method{"optimus"}, out,
+            strategy, tiles{"divisors"};
+        int depth = 3;
+        bool online = false, noburst = false;
+        OnnxCliOptions onnx;
+    };
+    auto o = std::make_shared<Opts>();
+    auto* sub = app.add_subcommand(
+        "optimize", "Choose fusion groups and tiles automatically; write the schedule");
+    sub->add_option("NETWORK", o->network, "Network: .net.yaml file or bundled name")->required();
+    sub->add_option("--hardware", o->hardware, "Hardware: .hw.yaml file or bundled preset")
+        ->capture_default_str();
+    sub->add_option("--objective", o->objective, "What to minimize")
+        ->check(CLI::IsMember({"dram", "energy", "latency", "edp"}))
+        ->capture_default_str();
+    sub->add_option(
+           "--method", o->method,
+           "optimus: Optimus DP fuser (Alg. 1); dse: ConvFusion exploration under the buffer")
+        ->check(CLI::IsMember({"optimus", "dse"}))
+        ->capture_default_str();
+    sub->add_option("-o,--output", o->out,
+                    "Write the schedule YAML here (default: standard output)");
+    sub->add_option("--strategy", o->strategy,
+                    "Strategy of the fused groups (default: optimus for --method optimus, "
+                    "recompute for dse)")
+        ->check(CLI::IsMember({"recompute", "reuse", "optimus"}));
+    sub->add_flag("--online", o->online,
+                  "Optimus on-line variant (Sec. 6): fan-out rule and group-size limit");
+    sub->add_option("--max-depth", o->depth, "dse: longest fused segment")
+        ->check(CLI::Range(1, 64))
+        ->capture_default_str();
+    sub->add_option("--tiles", o->tiles, "dse: tile sizes searched")
+        ->check(CLI::IsMember({"divisors", "pow2", "all"}))
+        ->capture_default_str();
+    sub->add_flag("--noburst", o->noburst, "Latency from bytes/bandwidth only (TSO-noburst)");
+    addOnnxOptions(sub, o->onnx);
+    return [o]() {
+        auto net = resolveNetworkArg(o->network, o->onnx);
+        if (!net) {
+            printError(net.error().toString());
+            return int(kBadInput);
+        }
+        auto hw = resolveHardware(o->hardware);
+        if (!hw) {
+            printError(hw.error().toString());
+            return int(kBadInput);
+        }
+        const Objective objective = *objectiveFromString(o->objective);
+        EvaluateOptions eo;
+        eo.burst_aware = !o->noburst;
+        SearchControl control;
+        control.progress = stderrProgress("optimizing " + net->name());
+        Schedule sched;
+        if (o->method == "optimus") {
+            OptimusFuserOptions fo;
+            fo.cost = objective == Objective::dram ? FuserCost::optimus : FuserCost::evaluate;
+            fo.objective = objective;
+            fo.strategy =
+                o->strategy.empty() ? Strategy::optimus : *strategyFromString(o->strategy);
+            fo.online = o->online;
+            const OptimusFuserResult r = optimusFuse(*net, *hw, fo, control);
+            if (r.cancelled) {
+                printError("optimization cancelled");
+                return int(kBadInput);
+            }
+            std::cerr << net->name() << ": " << r.schedule.groups.size()
+                      << " groups; Optimus DP: " << r.groups.size() << " groups, "
+                      << r.groups_evaluated << " candidate groups evaluated in "
+                      << formatDouble(double(int64_t(r.seconds * 1e6)) / 1e3) << " ms\n";
+            sched = r.schedule;
+        } else {
+            ExploreOptions xo;
+            xo.max_depth = o->depth;
+            xo.tiles = *tileSetFromString(o->tiles);
+            xo.strategy =
+                o->strategy.empty() ? Strategy::recompute : *strategyFromString(o->strategy);
+            xo.max_buffer_bytes = hw->buffer.bytes;
+            const ExploreResult r = explore(*net, *hw, xo, control);
+            if (r.cancelled) {
+                printError("optimization cancelled");
+                return int(kBadInput);
+            }
+            if (r.front.empty()) {
+                printError(net->name() + ": no schedule fits the " +
+                           std::to_string(hw->buffer.bytes) + "-byte buffer");
+                return int(kBadInput);
+            }
+            // Accesses are a front objective; the others are compared point by point.
+            double best = std::numeric_limits<double>::infinity();
+            for (size_t k = 0; k < r.front.size(); ++k) {
+                double v = double(r.front[k].dram_accesses);
+                Schedule s = r.schedule(*net, *hw, k);
+                if (objective != Objective::dram)
+                    v = objectiveOf(evaluate(*net, *hw, s, eo), objective);
+                if (v < best) {
+                    best = v;
+                    sched = std::move(s);
+                }
+            }
+            std::cerr << net->name() << ": best of " << r.front.size()
+                      << " Pareto points that fit, "
+                      << formatDouble(double(int64_t(r.seconds * 1000.0)) / 1000.0) << " s\n";
+        }
+        const Metrics m = evaluate(*net, *hw, sched, eo);
+        ScheduleWriteOptions wo;
+        wo.all_layers = true;
+        wo.metrics = &m;
+        const std::string yaml = writeScheduleYaml(*net, *hw, sched, wo);
+        if (o->out.empty()) {
+            std::cout << yaml;
+        } else {
+            std::ofstream f(o->out, std::ios::binary);
+            f << yaml;
+            if (!f) {
+                printError(o->out + ": cannot write");
+                return int(kBadInput);
+            }
+            const Metrics base = evaluate(*net, *hw, defaultSchedule(*net, *hw), eo);
+            std::cout << "DRAM accesses  " << m.totals.dram_accesses << " (default schedule "
+                      << base.totals.dram_accesses << ")\n"
+                      << "energy         " << humanEnergy(m.totals.energy.total()) << " (default "
+                      << humanEnergy(base.totals.energy.total()) << ")\n"
+                      << "latency        " << m.totals.latency_cycles << " cycles (default "
+                      << base.totals.latency_cycles << ")\n"
+                      << "buffer peak    " << humanBytes(double(m.totals.buffer_peak_bytes))
+                      << " of " << humanBytes(double(hw->buffer.bytes))
+                      << (m.totals.fits ? "" : " (does not fit)") << "\n";
+        }
+        return int(kOk);
+    };
+}
+
+} // namespace lf::cli

@@ -1,0 +1,459 @@
+#include "search/optimus_fuser.h"
+
+#include "models/evaluate.h"
+#include "models/evaluate_detail.h"
+#include "search/optimus_coster.h"
+#include "search/optimus_groups.h"
+#include "search/tile_optimizer.h"
+#include "util/checked.h"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <limits>
+
+namespace lf {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct Cancelled {};
+
+std::vector<char> dpVertices(const Network& net, const std::vector<LayerType>& fusible) {
+    std::vector<char> v(size_t(net.size()), 0);
+    for (LayerId id = 0; id < net.size(); ++id) {
+        const LayerType t = net.layer(id).type;
+        if (t == LayerType::concat)
+            v[size_t(id)] = 1;
+        else if (isCompute(t) && t != LayerType::opaque)
+            v[size_t(id)] =
+                fusible.empty() || std::find(fusible.begin(), fusible.end(), t) != fusible.end();
+    }
+    return v;
+}
+
+bool hasCompute(const Network& net, const std::vector<LayerId>& members) {
+    for (LayerId v : members)
+        if (isCompute(net.layer(v).type)) return true;
+    return false;
+}
+
+// Memo of sub-problems keyed by their vertex bitset (open addressing over an arena).
+class Memo {
+  public:
+    explicit Memo(size_t words) : w_(words), slots_(1024, -1) {}
+    struct Entry {
+        double cost;
+        int32_t group;
+    };
+    const Entry* find(const uint64_t* key) const {
+        for (size_t h = hash(key) & (slots_.size() - 1);; h = (h + 1) & (slots_.size() - 1)) {
+            const int32_t s = slots_[h];
+            if (s < 0) return nullptr;
+            const uint64_t* k = &keys_[size_t(s) * w_];
+            size_t i = 0;
+            while (i < w_ && k[i] == key[i])
+                ++i;
+            if (i == w_) return &entries_[size_t(s)];
+        }
+    }
+    void insert(const uint64_t* key, Entry e) {
+        if (2 * (entries_.size() + 1) > slots_.size()) grow();
+        const auto id = int32_t(entries_.size());
+        keys_.insert(keys_.end(), key, key + w_);
+        entries_.push_back(e);
+        place(id);
+    }
+    size_t size() const { return entries_.size(); }
+
+  private:
+    size_t hash(const uint64_t* k) const {
+        uint64_t h = 0;
+        for (size_t i = 0; i < w_; ++i) { // splitmix64 of each word, chained
+            uint64_t z = k[i] + h + 0x9e3779b97f4a7c15ull;
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+            h = z ^ (z >> 31);
+        }
+        return size_t(h);
+    }
+    void place(int32_t id) {
+        size_t h = hash(&keys_[size_t(id) * w_]) & (slots_.size() - 1);
+        while (slots_[h] >= 0)
+            h = (h + 1) & (slots_.size() - 1);
+        slots_[h] = id;
+    }
+    void grow() {
+        slots_.assign(slots_.size() * 2, -1);
+        for (int32_t id = 0; id < int32_t(entries_.size()); ++id)
+            place(id);
+    }
+    size_t w_;
+    std::vector<uint64_t> keys_;
+    std::vector<Entry> entries_;
+    std::vector<int32_t> slots_;
+};
+
+// Eq. 2 over the group space with memoized sub-problems.
+class Solver {
+  public:
+    // `vertices`: the most sub-problems one path of the recursion can nest.
+    Solver(const OptimusGroupSpace& space, const SearchControl& control, size_t vertices,
+           size_t layers)
+        : space_(space), control_(control), memo_(space.words()),
+          scratch_((vertices + 2) * space.words(), 0), index_(layers) {}
+
+    double solve(const uint64_t* S, size_t depth = 0) {
+        const size_t W = space_.words();
+        size_t first = W;
+        for (size_t k = 0; k < W; ++k)
+            if (S[k]) {
+                first = k;
+                break;
+            }
+        if (first == W) return 0;
+        if (const Memo::Entry* e = memo_.find(S)) return e->cost;
+        if ((++calls_ & 0x3ff) == 0 && control_.cancelled()) throw Cancelled{};
+        const LayerId u = LayerId(first * 64 + size_t(std::countr_zero(S[first])));
+        const Index& ix = index(u);
+        // The valid groups starting at u that avoid every vertex S lacks.
+        const size_t G = ix.words;
+        std::vector<uint64_t>& cand = candScratch_;
+        cand.assign(G, ~uint64_t(0));
+        if (ix.groups.size() % 64) cand[G - 1] = (uint64_t(1) << (ix.groups.size() % 64)) - 1;
+        for (size_t j = 0; j < ix.span.size(); ++j) {
+            const LayerId v = ix.span[j];
+            if ((S[size_t(v) / 64] >> (v % 64)) & 1) continue;
+            const uint64_t* has = &ix.contains[j * G];
+            for (size_t k = 0; k < G; ++k)
+                cand[k] &= ~has[k];
+        }
+        double best = kInf;
+        int32_t bestGroup = -1;
+        const std::vector<uint64_t> mine = cand; // the recursion reuses the scratch
+        for (size_t k = 0; k < G; ++k)
+            for (uint64_t x = mine[k]; x; x &= x - 1) {
+                const uint32_t g = ix.groups[k * 64 + size_t(std::countr_zero(x))];
+                const uint64_t* m = space_.bits(g);
+                uint64_t* next = &scratch_[depth * W];
+                for (size_t w = 0; w < W; ++w)
+                    next[w] = S[w] & ~m[w];
+                const double total = space_.cost(g) + solve(next, depth + 1);
+                if (total < best) {
+                    best = total;
+                    bestGroup = int32_t(g);
+                }
+            }
+        memo_.insert(S, {best, bestGroup});
+        return best;
+    }
+    int32_t bestGroup(const uint64_t* S) const {
+        const Memo::Entry* e = memo_.find(S);
+        return e ? e->group : -1;
+    }
+
+  private:
+    // Per first vertex u: its valid groups and, for every other vertex they use, which of
+    // them hold it — so that the groups inside a set cost a few word operations per vertex
+    // the set lacks instead of a subset test per group.
+    struct Index {
+        std::vector<uint32_t> groups;
+        std::vector<LayerId> span;
+        std::vector<uint64_t> contains; // span.size() × words
+        size_t words = 0;
+        bool built = false;
+    };
+    const Index& index(LayerId u) {
+        Index& ix = index_[size_t(u)];
+        if (ix.built) return ix;
+        ix.built = true;
+        ix.groups = space_.validStartingAt(u);
+        ix.words = std::max<size_t>(1, (ix.groups.size() + 63) / 64);
+        const size_t W = space_.words();
+        std::vector<uint64_t> span(W, 0);
+        for (uint32_t g : ix.groups)
+            for (size_t k = 0; k < W; ++k)
+                span[k] |= space_.bits(g)[k];
+        span[size_t(u) / 64] &= ~(uint64_t(1) << (u % 64));
+        std::vector<int32_t> pos(index_.size(), -1);
+        for (size_t k = 0; k < W; ++k)
+            for (uint64_t x = span[k]; x; x &= x - 1) {
+                const auto v = LayerId(k * 64 + size_t(std::countr_zero(x)));
+                pos[size_t(v)] = int32_t(ix.span.size());
+                ix.span.push_back(v);
+            }
+        ix.contains.assign(ix.span.size() * ix.words, 0);
+        for (size_t i = 0; i < ix.groups.size(); ++i) {
+            const uint64_t* m = space_.bits(ix.groups[i]);
+            for (size_t k = 0; k < W; ++k)
+                for (uint64_t x = m[k]; x; x &= x - 1) {
+                    const int32_t p = pos[k * 64 + size_t(std::countr_zero(x))];
+                    if (p >= 0)
+                        ix.contains[size_t(p) * ix.words + i / 64] |= uint64_t(1) << (i % 64);
+                }
+        }
+        return ix;
+    }
+
+    const OptimusGroupSpace& space_;
+    const SearchControl& control_;
+    Memo memo_;
+    std::vector<uint64_t> scratch_; // one bitset per recursion depth, never reallocated
+    std::vector<uint64_t> candScratch_;
+    std::vector<Index> index_;
+    uint64_t calls_ = 0;
+};
+
+// Fused recompute / reuse groups need tiles chosen for the group, not for its layers alone.
+// The DP costed them with another model, so a group that still does not fit the buffer, or
+// costs more than its layers on their own (each with its best tiles), is split into them.
+Schedule tileGroups(const Network& net, const Hardware& hw, Schedule s,
+                    const OptimusFuserOptions& opt, int64_t capBits, const SearchControl& control) {
+    TileSearchOptions to;
+    to.objective = opt.cost == FuserCost::evaluate ? opt.objective : Objective::dram;
+    if (to.objective == Objective::edp) to.objective = Objective::energy; // additive over groups
+    to.capacity_bytes = capBits / 8;
+    Hardware capHw = hw;
+    capHw.buffer.bytes = capBits / 8;
+    s = optimizeScheduleTiles(net, hw, s, to, control).schedule;
+    std::vector<FusionGroup> kept;
+    std::vector<FusionGroup> singles;
+    for (const FusionGroup& g : s.groups) {
+        if (g.layers.size() == 1) {
+            kept.push_back(g);
+            continue;
+        }
+        const detail::GroupEval ev = detail::evaluateGroup(net, capHw, s, g, EvaluateOptions{});
+        const bool broken = !ev.gm.fits || ev.gm.dram.total() < 0 || ev.gm.macs < 0;
+        const double fused = broken ? kInf : groupObjectiveValue(ev, capHw, to.objective);
+        std::vector<FusionGroup> alone;
+        std::vector<std::pair<LayerId, LayerSchedule>> layers;
+        double apart = 0;
+        for (LayerId v : g.layers) {
+            if (!isCompute(net.layer(v).type)) continue;
+            FusionGroup one;
+            one.name = net.layer(v).name;
+            one.layers = {v};
+            one.strategy = opt.strategy;
+            const GroupTileResult r = optimizeGroupTiles(net, hw, s, one, to, control);
+            apart += r.objective;
+            layers.insert(layers.end(), r.layers.begin(), r.layers.end());
+            one.out_tile = r.group.out_tile;
+            alone.push_back(std::move(one));
+        }
+        if (fused <= apart) {
+            kept.push_back(g);
+            continue;
+        }
+        for (const auto& [id, ls] : layers) {
+            s.layers[size_t(id)] = ls;
+            s.explicit_layer[size_t(id)] = 1;
+        }
+        singles.insert(singles.end(), alone.begin(), alone.end());
+    }
+    s.groups = std::move(kept);
+    s.groups.insert(s.groups.end(), singles.begin(), singles.end());
+    normalize(s, net);
+    return s;
+}
+
+OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const OptimusFuserOptions& opt,
+                            const SearchControl& control) {
+    OptimusFuserResult res;
+    // Layer schedules for evaluate costs (not part of the DP's time).
+    const Schedule base = opt.cost == FuserCost::evaluate ? defaultSchedule(net, hw) : Schedule{};
+    const auto t0 = std::chrono::steady_clock::now();
+    const int64_t capBits = (opt.capacity_bytes >= 0 ? opt.capacity_bytes : hw.buffer.bytes) * 8;
+    OptimusGroupRules rules;
+    rules.vertex = dpVertices(net, opt.fusible);
+    rules.max_size = opt.max_group_size;
+    OptimusLookupTable built;
+    if (opt.online) {
+        rules.fan_out_all_or_none = true;
+        if (rules.max_size <= 0) {
+            const auto t1 = std::chrono::steady_clock::now();
+            if (!opt.table) built = buildOptimusLookupTable(net, hw, opt.fusible);
+            rules.max_size = (opt.table ? *opt.table : built).maxGroupSize(capBits);
+            res.seconds -=
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+        }
+    }
+    res.max_group_size = rules.max_size;
+    for (char c : rules.vertex)
+        res.operators += c;
+
+    OptimusCoster coster(net, hw, capBits), coster2(net, hw, capBits);
+    Hardware evalHw = hw;
+    evalHw.buffer.bytes = capBits / 8;
+    auto classify = [&](const std::vector<LayerId>& members, int thread) -> OptimusGroupClass {
+        OptimusGroupClass c;
+        if (!hasCompute(net, members)) {
+            if (members.size() == 1) c.cost = 0; // a lone concat: nothing to do
+            return c;
+        }
+        if (opt.cost == FuserCost::optimus || opt.strategy == Strategy::optimus) {
+            // Eq. 4 decides feasibility (an Optimus group that has no Eq. 4 solution does not
+            // fit: its fmaps at the smallest tile exceed the buffer) and the bound.
+            const OptimusCoster::Cost oc = (thread == 0 ? coster : coster2).cost(members);
+            c.hopeless = oc.lower_bound_bits > capBits;
+            if (!oc.feasible && members.size() > 1) return c;
+            if (opt.cost == FuserCost::optimus) {
+                c.cost = double(oc.memory_cost);
+                return c;
+            }
+        }
+        FusionGroup fg;
+        fg.name = net.layer(members.front()).name;
+        fg.layers = members;
+        fg.strategy = opt.strategy;
+        const detail::GroupEval ev =
+            detail::evaluateGroup(net, evalHw, base, fg, EvaluateOptions{});
+        if (ev.gm.fits || members.size() == 1)
+            c.cost = groupObjectiveValue(ev, evalHw, opt.objective);
+        return c;
+    };
+    rules.prune_hopeless = opt.prune_hopeless;
+    rules.threads = opt.threads > 0 ? opt.threads : 2;
+    const OptimusGroupSpace space(net, rules, classify, [&] { return control.cancelled(); });
+    if (space.cancelled()) {
+        res.cancelled = true;
+        return res;
+    }
+    res.candidate_groups = int64_t(space.size());
+    res.groups_evaluated = int64_t(space.size());
+    res.classified_by_bound = space.classifiedByBound();
+    Solver solver(space, control, size_t(res.operators), size_t(net.size()));
+    std::vector<uint64_t> all(space.words(), 0);
+    for (LayerId v = 0; v < net.size(); ++v)
+        if (rules.vertex[size_t(v)]) all[size_t(v) / 64] |= uint64_t(1) << (v % 64);
+    try {
+        res.cost = solver.solve(all.data());
+    } catch (const Cancelled&) {
+        res.cancelled = true;
+        return res;
+    }
+    // L17-22: read the scheme back from the table.
+    std::vector<uint64_t> S = all;
+    while (std::any_of(S.begin(), S.end(), [](uint64_t w) { return w != 0; })) {
+        const int32_t g = solver.bestGroup(S.data());
+        if (g < 0) break;
+        const std::vector<LayerId> members = space.members(size_t(g));
+        if (hasCompute(net, members)) res.groups.push_back(members);
+        const uint64_t* m = space.bits(size_t(g));
+        for (size_t k = 0; k < S.size(); ++k)
+            S[k] &= ~m[k];
+    }
+    // Compute layers outside the DP stay on their own.
+    for (LayerId v : net.computeIds())
+        if (!rules.vertex[size_t(v)]) {
+            res.groups.push_back({v});
+            if (opt.cost == FuserCost::optimus) {
+                res.cost += double(coster.cost({v}).memory_cost);
+            } else {
+                FusionGroup fg;
+                fg.name = net.layer(v).name;
+                fg.layers = {v};
+                fg.strategy = opt.strategy;
+                res.cost += groupObjectiveValue(
+                    detail::evaluateGroup(net, evalHw, base, fg, EvaluateOptions{}), evalHw,
+                    opt.objective);
+            }
+        }
+    std::sort(res.groups.begin(), res.groups.end());
+    res.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    Schedule s = opt.cost == FuserCost::evaluate ? base : defaultSchedule(net, hw);
+    s.groups.clear();
+    for (const auto& members : res.groups) {
+        FusionGroup fg;
+        const LayerId first = *std::find_if(members.begin(), members.end(), [&](LayerId v) {
+            return isCompute(net.layer(v).type);
+        });
+        fg.name = net.layer(first).name;
+        if (members.size() > 1) fg.name += ".." + net.layer(members.back()).name;
+        fg.layers = members;
+        fg.strategy = opt.strategy;
+        s.groups.push_back(std::move(fg));
+    }
+    normalize(s, net);
+    if (opt.strategy != Strategy::optimus)
+        s = tileGroups(net, hw, std::move(s), opt, capBits, control);
+    res.schedule = std::move(s);
+    return res;
+}
+
+} // namespace
+
+int OptimusLookupTable::maxGroupSize(int64_t capacity_bits) const {
+    int n = 1;
+    while (size_t(n) < memo_bits.size() && memo_bits[size_t(n)] != INT64_MAX &&
+           memo_bits[size_t(n)] <= capacity_bits)
+        ++n;
+    return n;
+}
+
+OptimusLookupTable buildOptimusLookupTable(const Network& net, const Hardware& hw,
+                                           const std::vector<LayerType>& fusible) {
+    OptimusGroupRules rules;
+    rules.vertex = dpVertices(net, fusible);
+    rules.prune_hopeless = false;
+    OptimusCoster coster(net, hw, INT64_MAX);
+    OptimusLookupTable t;
+    std::vector<char> in(size_t(net.size()), 0);
+    auto classify = [&](const std::vector<LayerId>& members, int) { // Alg. 3 lines 2-6
+        OptimusGroupClass c;
+        if (!hasCompute(net, members)) return c;
+        for (LayerId v : members)
+            in[size_t(v)] = 1;
+        int64_t oh = 1, ow = 1;
+        for (LayerId v : members) {
+            bool output = net.successors(v).empty();
+            for (LayerId s : net.successors(v))
+                output = output || !in[size_t(s)];
+            if (output) {
+                oh = std::max(oh, net.layer(v).out.h);
+                ow = std::max(ow, net.layer(v).out.w);
+            }
+        }
+        for (LayerId v : members)
+            in[size_t(v)] = 0;
+        const int64_t M =
+            coster.fmapAt(members, ceilDiv(oh, 4), ceilDiv(ow, 4)) * hw.precision.act_bits;
+        if (t.memo_bits.size() < members.size()) t.memo_bits.resize(members.size(), INT64_MAX);
+        int64_t& slot = t.memo_bits[members.size() - 1];
+        slot = std::min(slot, M);
+        return c;
+    };
+    const OptimusGroupSpace space(net, rules, classify);
+    return t;
+}
+
+OptimusFuserResult optimusFuse(const Network& net, const Hardware& hw,
+                               const OptimusFuserOptions& opt, const SearchControl& control) {
+    if (opt.cost == FuserCost::evaluate && opt.objective == Objective::edp) {
+        OptimusFuserOptions o = opt;
+        OptimusFuserResult best;
+        double bestEdp = kInf;
+        for (Objective part : {Objective::energy, Objective::latency}) {
+            o.objective = part;
+            OptimusFuserResult r = fuseOnce(net, hw, o, control);
+            if (r.cancelled) return r;
+            const Metrics m = evaluate(net, hw, r.schedule);
+            const double edp = m.totals.energy.total() * double(m.totals.latency_cycles);
+            if (edp < bestEdp) {
+                bestEdp = edp;
+                const double seconds = best.seconds + r.seconds;
+                best = std::move(r);
+                best.seconds = seconds;
+                best.cost = edp;
+            } else {
+                best.seconds += r.seconds;
+            }
+        }
+        return best;
+    }
+    return fuseOnce(net, hw, opt, control);
+}
+
+} // namespace lf

@@ -1,0 +1,272 @@
+#include "search/optimus_groups.h"
+
+#include <algorithm>
+#include <bit>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace lf {
+
+namespace {
+
+bool testBit(const uint64_t* bits, LayerId id) {
+    return (bits[size_t(id) / 64] >> (id % 64)) & 1;
+}
+void setBit(uint64_t* bits, LayerId id) {
+    bits[size_t(id) / 64] |= uint64_t(1) << (id % 64);
+}
+
+bool intersects(const uint64_t* a, const uint64_t* b, size_t w) {
+    for (size_t k = 0; k < w; ++k)
+        if (a[k] & b[k]) return true;
+    return false;
+}
+
+std::vector<LayerId> bitsToIds(const uint64_t* b, size_t w) {
+    std::vector<LayerId> out;
+    for (size_t k = 0; k < w; ++k)
+        for (uint64_t x = b[k]; x; x &= x - 1)
+            out.push_back(LayerId(k * 64 + size_t(std::countr_zero(x))));
+    return out;
+}
+
+// One helper thread that runs one task at a time while the caller works on its share.
+class HelperThread {
+  public:
+    explicit HelperThread(bool on) {
+        if (on) thread_ = std::thread([this] { loop(); });
+    }
+    ~HelperThread() {
+        if (!thread_.joinable()) return;
+        {
+            std::lock_guard lock(m_);
+            quit_ = true;
+        }
+        cv_.notify_all();
+        thread_.join();
+    }
+    bool active() const { return thread_.joinable(); }
+    void run(std::function<void()> task) {
+        {
+            std::lock_guard lock(m_);
+            task_ = std::move(task);
+            busy_ = true;
+        }
+        cv_.notify_all();
+    }
+    void wait() {
+        std::unique_lock lock(m_);
+        cv_.wait(lock, [this] { return !busy_; });
+    }
+
+  private:
+    void loop() {
+        std::unique_lock lock(m_);
+        for (;;) {
+            cv_.wait(lock, [this] { return quit_ || (busy_ && task_); });
+            if (quit_) return;
+            auto task = std::move(task_);
+            task_ = nullptr;
+            lock.unlock();
+            task();
+            lock.lock();
+            busy_ = false;
+            cv_.notify_all();
+        }
+    }
+    std::thread thread_;
+    std::mutex m_;
+    std::condition_variable cv_;
+    std::function<void()> task_;
+    bool busy_ = false, quit_ = false;
+};
+
+} // namespace
+
+std::vector<LayerId> OptimusGroupSpace::members(size_t g) const {
+    return bitsToIds(bits(g), words_);
+}
+
+bool OptimusGroupSpace::within(size_t g, const uint64_t* set) const {
+    const uint64_t* m = bits(g);
+    for (size_t k = 0; k < words_; ++k)
+        if (m[k] & ~set[k]) return false;
+    return true;
+}
+
+OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules& rules,
+                                     const Classify& classify,
+                                     const std::function<bool()>& cancelled) {
+    const int32_t N = net.size();
+    words_ = size_t(N + 63) / 64;
+    const size_t W = words_;
+    byMin_.resize(size_t(N));
+    valid_.resize(size_t(N));
+    // Reachability (a vertex reaches itself) and adjacency as bitsets over layer ids.
+    std::vector<uint64_t> desc(size_t(N) * W, 0), anc(size_t(N) * W, 0), adj(size_t(N) * W, 0);
+    auto row = [&](std::vector<uint64_t>& t, LayerId v) { return &t[size_t(v) * W]; };
+    for (LayerId v = N - 1; v >= 0; --v) {
+        setBit(row(desc, v), v);
+        for (LayerId s : net.successors(v))
+            for (size_t k = 0; k < W; ++k)
+                row(desc, v)[k] |= row(desc, s)[k];
+    }
+    for (LayerId v = 0; v < N; ++v) {
+        setBit(row(anc, v), v);
+        for (LayerId p : net.predecessors(v)) {
+            for (size_t k = 0; k < W; ++k)
+                row(anc, v)[k] |= row(anc, p)[k];
+            setBit(row(adj, v), p);
+            setBit(row(adj, p), v);
+        }
+    }
+    auto isVertex = [&](LayerId v) {
+        return size_t(v) < rules.vertex.size() && rules.vertex[size_t(v)];
+    };
+
+    // Groups are formed per vertex and classified together, on the helper thread too.
+    std::vector<uint32_t> pending;
+    auto addGroup = [&](LayerId first, int size, const uint64_t* m, const uint64_t* d,
+                        const uint64_t* a, const uint64_t* nb, bool partHopeless) {
+        const auto id = uint32_t(size_.size());
+        bits_.insert(bits_.end(), m, m + W);
+        bits_.insert(bits_.end(), d, d + W);
+        bits_.insert(bits_.end(), a, a + W);
+        bits_.insert(bits_.end(), nb, nb + W);
+        size_.push_back(size);
+        cost_.push_back(std::numeric_limits<double>::infinity());
+        hopeless_.push_back(partHopeless);
+        byMin_[size_t(first)].push_back(id);
+        if (partHopeless)
+            ++byBound_; // it holds a hopeless group: invalid, not costed
+        else
+            pending.push_back(id);
+    };
+    auto classifyRange = [&](size_t from, size_t to, int thread) {
+        for (size_t k = from; k < to; ++k) {
+            const uint32_t g = pending[k];
+            const OptimusGroupClass c = classify(bitsToIds(bits(g), W), thread);
+            cost_[g] = c.cost;
+            hopeless_[g] = c.hopeless;
+        }
+    };
+    HelperThread helper(rules.threads > 1);
+    auto classifyPending = [&](LayerId u) {
+        const size_t n = pending.size();
+        if (helper.active() && n >= 16) {
+            helper.run([&, n] { classifyRange(n / 2, n, 1); });
+            classifyRange(0, n / 2, 0);
+            helper.wait();
+        } else {
+            classifyRange(0, n, 0);
+        }
+        for (uint32_t g : byMin_[size_t(u)])
+            if (cost_[g] < std::numeric_limits<double>::infinity()) valid_[size_t(u)].push_back(g);
+        pending.clear();
+    };
+
+    uint64_t formed = 0;
+    for (LayerId u = N - 1; u >= 0; --u) {
+        if (!isVertex(u)) continue;
+        if (cancelled && cancelled()) {
+            cancelled_ = true;
+            return;
+        }
+        const auto& succ = net.successors(u);
+        const bool fanOut = rules.fan_out_all_or_none && succ.size() >= 2;
+        {
+            std::vector<uint64_t> m(W, 0), nb(W);
+            setBit(m.data(), u);
+            for (size_t k = 0; k < W; ++k)
+                nb[k] = row(adj, u)[k] & ~m[k];
+            addGroup(u, 1, m.data(), row(desc, u), row(anc, u), nb.data(), false);
+        }
+        // Components: formed groups holding a successor of u (their first vertex lies between
+        // u and that successor), each listed under the first successor of u it holds so that
+        // every set of components is met once.
+        std::vector<LayerId> heads;
+        for (LayerId s : succ)
+            if (isVertex(s)) heads.push_back(s);
+        std::sort(heads.begin(), heads.end());
+        heads.erase(std::unique(heads.begin(), heads.end()), heads.end());
+        if (heads.empty() || (fanOut && heads.size() < succ.size())) { // no component to join
+            classifyPending(u);
+            continue;
+        }
+        std::vector<std::vector<uint32_t>> owned(heads.size());
+        for (size_t i = 0; i < heads.size(); ++i)
+            for (LayerId m = u + 1; m <= heads[i]; ++m)
+                for (uint32_t g : byMin_[size_t(m)]) {
+                    if (!testBit(bits(g), heads[i]) || (rules.prune_hopeless && hopeless_[g]))
+                        continue;
+                    bool earlier = false;
+                    for (size_t j = 0; j < i && !earlier; ++j)
+                        earlier = testBit(bits(g), heads[j]);
+                    if (!earlier) owned[i].push_back(g);
+                }
+        // Per depth (number of components chosen): members, descendants, ancestors, the
+        // components' vertices and their neighbours.
+        std::vector<uint64_t> st((heads.size() + 1) * 5 * W, 0);
+        auto at = [&](size_t depth, size_t field) { return &st[(depth * 5 + field) * W]; };
+        setBit(at(0, 0), u);
+        std::copy(row(desc, u), row(desc, u) + W, at(0, 1));
+        std::copy(row(anc, u), row(anc, u) + W, at(0, 2));
+        std::vector<uint64_t> nb(W);
+        int size = 1;
+        bool anyHopeless = false;
+        auto rec = [&](auto&& self, size_t i, size_t depth) -> void {
+            if (cancelled_) return;
+            const uint64_t* cm = at(depth, 0);
+            if (i == heads.size()) {
+                if (depth == 0) return;
+                if ((++formed & 0xff) == 0 && cancelled && cancelled()) {
+                    cancelled_ = true;
+                    return;
+                }
+                for (size_t k = 0; k < W; ++k)
+                    nb[k] = (at(depth, 4)[k] | row(adj, u)[k]) & ~cm[k];
+                addGroup(u, size, cm, at(depth, 1), at(depth, 2), nb.data(), anyHopeless);
+                return;
+            }
+            if (testBit(at(depth, 3), heads[i])) { // already in a chosen component
+                self(self, i + 1, depth);
+                return;
+            }
+            if (!fanOut) self(self, i + 1, depth); // heads[i] stays outside the group
+            for (uint32_t g : owned[i]) {
+                const uint64_t* gm = bits(g);
+                if (intersects(gm, at(depth, 3), W) || intersects(gm, at(depth, 4), W)) continue;
+                if (rules.max_size > 0 && size + size_[g] > rules.max_size) continue;
+                uint64_t* nm = at(depth + 1, 0);
+                uint64_t* nd = at(depth + 1, 1);
+                uint64_t* na = at(depth + 1, 2);
+                bool cyclic = false;
+                for (size_t k = 0; k < W; ++k) {
+                    nm[k] = cm[k] | gm[k];
+                    nd[k] = at(depth, 1)[k] | gm[W + k];
+                    na[k] = at(depth, 2)[k] | gm[2 * W + k];
+                    // ISValid: a vertex outside the group both below and above it lies on a
+                    // path that leaves the group and re-enters it.
+                    cyclic = cyclic || (nd[k] & na[k] & ~nm[k]) != 0;
+                }
+                if (cyclic) continue; // adding components cannot repair it
+                for (size_t k = 0; k < W; ++k) {
+                    at(depth + 1, 3)[k] = at(depth, 3)[k] | gm[k];
+                    at(depth + 1, 4)[k] = at(depth, 4)[k] | gm[3 * W + k];
+                }
+                const bool wasHopeless = anyHopeless;
+                anyHopeless = anyHopeless || hopeless_[g];
+                size += size_[g];
+                self(self, i + 1, depth + 1);
+                size -= size_[g];
+                anyHopeless = wasHopeless;
+            }
+        };
+        rec(rec, 0, 0);
+        if (cancelled_) return;
+        classifyPending(u);
+    }
+}
+
+} // namespace lf

@@ -1,0 +1,78 @@
+// Candidate operator groups of the Optimus DP fuser — Cai et al., "Optimus" (seed 001)
+// §4.2-4.3 (Alg. 1: groups grown in reverse topological order, ISValid) and the on-line
+// rules of §6; docs/MODELS.md §7.
+//
+// Every vertex u, visited in reverse topological order, forms the group {u} and the
+// groups u + C1 + … + Ck where the Ci are already formed groups that each hold a
+// successor of u and touch no other Cj (so they are exactly the components of the group
+// without u) — the "combination choices for each multi-output vertex" of §4.2. A group is
+// kept when it is cycle-free (ISValid: no path leaves it and re-enters), which bitsets of
+// descendants and ancestors answer in a few word operations. This forms every weakly
+// connected, cycle-free group exactly once: removing the first vertex u of such a group
+// leaves components that are themselves such groups, and a group that is not cycle-free
+// cannot become so by adding components.
+//
+// Each group is classified when it is formed (its cost, or invalid). A classifier may
+// also call a group hopeless: then every group that holds it is invalid too (for Eq. 4:
+// the fmaps its operators need at their smallest tile already exceed the buffer, and
+// adding upstream operators never shrinks those). With pruning on, hopeless groups are
+// not grown further; otherwise their supersets are formed and classified invalid at once.
+#pragma once
+
+#include "network/network.h"
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <vector>
+
+namespace lf {
+
+struct OptimusGroupRules {
+    std::vector<char> vertex;         // by LayerId: may be in a group (fusible compute or concat)
+    bool fan_out_all_or_none = false; // §6 on-line rule
+    int max_size = 0;                 // > 0: groups of at most this many vertices (§6, Alg. 3)
+    bool prune_hopeless = true;       // do not grow hopeless groups
+    int threads = 1;                  // classify the groups of each vertex on this many threads
+};
+
+struct OptimusGroupClass {
+    double cost = std::numeric_limits<double>::infinity(); // infinite: not a valid group
+    bool hopeless = false;
+};
+
+class OptimusGroupSpace {
+  public:
+    // Called with the members and the index of the calling thread (< rules.threads); calls
+    // on different threads run at the same time.
+    using Classify =
+        std::function<OptimusGroupClass(const std::vector<LayerId>& members, int thread)>;
+    // `cancelled` is polled between vertices; a cancelled space is incomplete.
+    OptimusGroupSpace(const Network& net, const OptimusGroupRules& rules, const Classify& classify,
+                      const std::function<bool()>& cancelled = {});
+
+    size_t size() const { return size_.size(); } // groups formed and classified
+    int64_t classifiedByBound() const { return byBound_; }
+    std::vector<LayerId> members(size_t g) const;
+    int size(size_t g) const { return size_[g]; }
+    double cost(size_t g) const { return cost_[g]; }
+    // Valid groups (finite cost) whose first (smallest) vertex is `v`, {v} first.
+    const std::vector<uint32_t>& validStartingAt(LayerId v) const { return valid_[size_t(v)]; }
+    const uint64_t* bits(size_t g) const { return &bits_[g * 4 * words_]; }
+    // Whether group g lies inside the vertex set `set` (a bitset over layer ids).
+    bool within(size_t g, const uint64_t* set) const;
+    size_t words() const { return words_; }
+    bool cancelled() const { return cancelled_; }
+
+  private:
+    size_t words_ = 0;
+    std::vector<uint64_t> bits_; // per group: members, descendants, ancestors, neighbours
+    std::vector<int32_t> size_;
+    std::vector<double> cost_;
+    std::vector<char> hopeless_;
+    std::vector<std::vector<uint32_t>> byMin_, valid_;
+    int64_t byBound_ = 0;
+    bool cancelled_ = false;
+};
+
+} // namespace lf

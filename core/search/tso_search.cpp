@@ -1,0 +1,151 @@
+#include "search/tso_search.h"
+
+#include "network/dims.h"
+#include "util/checked.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+namespace lf {
+
+namespace {
+
+// Sizes 1..limit at which ⌈a/T⌉ or ⌈b/T⌉ changes (the smallest size of each run of equal
+// counts), or every size when `all`.
+std::vector<int64_t> breakpoints(int64_t limit, int64_t a, int64_t b, bool all) {
+    std::vector<int64_t> out;
+    for (int64_t t = 1; t <= limit; ++t)
+        if (all || t == 1 || ceilDiv(a, t) != ceilDiv(a, t - 1) ||
+            ceilDiv(b, t) != ceilDiv(b, t - 1))
+            out.push_back(t);
+    return out;
+}
+
+int tltCount(const Hardware& hw) {
+    return hw.cores ? std::max(1, hw.cores->tlt) : 1;
+}
+int tleCount(const Hardware& hw) {
+    return hw.cores ? std::max(1, hw.cores->tle) : 1;
+}
+
+} // namespace
+
+int64_t tsoMacsPerCore(const Hardware& hw) {
+    const int64_t cores = int64_t(tleCount(hw)) * tltCount(hw);
+    return std::max<int64_t>(1, int64_t(hw.pe_array.macs_per_pe_per_cycle) * hw.peCount() / cores);
+}
+
+TsoLayerChoice tsoBestSlicing(const TsoConv& conv, const Hardware& hw,
+                              const TsoSearchOptions& opt) {
+    TsoLayerChoice best;
+    best.time_cycles = std::numeric_limits<double>::infinity();
+    if (!hw.cores) return best;
+    const CoresConfig& cores = *hw.cores;
+    const int tle = tleCount(hw), tlt = tltCount(hw);
+    const int bytes = (hw.precision.act_bits + 7) / 8;
+    const int wbytes = (hw.precision.weight_bits + 7) / 8;
+    const int64_t mb0 = cores.mb_bytes.size() > 0 ? cores.mb_bytes[0] : 0;
+    const int64_t mb1 = cores.mb_bytes.size() > 1 ? cores.mb_bytes[1] : 0;
+    const int64_t mb2 = cores.mb_bytes.size() > 2 ? cores.mb_bytes[2] : 0;
+    const int64_t macsPerCore = tsoMacsPerCore(hw);
+    const int64_t K2 = conv.K * conv.K;
+    const auto tcs = [&] {
+        auto v = breakpoints(conv.C, conv.C, conv.C, opt.exhaustive);
+        // The smallest T_C whose input columns span the whole row (contiguous bursts).
+        for (int64_t t = 1; t <= conv.C; ++t)
+            if (tsoTileL(conv, t) >= conv.L) {
+                v.push_back(t);
+                break;
+            }
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+        return v;
+    }();
+    const auto tns = breakpoints(conv.N, conv.N, conv.N, opt.exhaustive);
+    for (TlePartition p :
+         {TlePartition::ks, TlePartition::ks_ofm, TlePartition::ofm}) { // Alg. 1 line 6
+        const TleSlice slice = tleSlicing(p, conv, tle);                // line 8
+        const int64_t share = ceilDiv(slice.filters, tlt); // filters of one TLT (GETFILTERS)
+        const auto trs = breakpoints(slice.rows, slice.rows, conv.R, opt.exhaustive);
+        for (TltSchedule q : {TltSchedule::is, TltSchedule::os, TltSchedule::ws}) { // line 10
+            for (int64_t tr : trs)                                                  // Alg. 3 line 4
+                for (int64_t tc : tcs)                                              // line 5
+                    for (int64_t tn : tns) {                                        // line 6
+                        ++best.evaluated;
+                        // Line 7, GETFILTERS with the fit of Eq. 2.
+                        const int64_t inBytes =
+                            tn * tsoTileH(conv, tr) * tsoTileL(conv, tc) * bytes;
+                        if (inBytes > mb0) continue;
+                        const int64_t wPerFilter =
+                            (q == TltSchedule::ws ? conv.N : tn) * K2 * wbytes;
+                        const int64_t outPerFilter = tr * tc * bytes;
+                        int64_t tm = std::min({share, mb1 / std::max<int64_t>(1, wPerFilter),
+                                               mb2 / std::max<int64_t>(1, outPerFilter)});
+                        if (tm < 1 || (q == TltSchedule::is && tm < share)) continue;
+                        tm = ceilDiv(share,
+                                     ceilDiv(share, tm)); // the same passes, filters spread evenly
+                        const TsoTile t{tm, tn, tr, tc};
+                        const TsoAlphas a = tsoTransferCounts(q, conv, slice, t, tle); // Eqs. 3-5
+                        const double mac =
+                            tsoMacCycles(conv, t, macsPerCore, tle * tlt); // Eqs. 7-8
+                        // Eq. 9 with Alg. 4 per tile (WS's W tile holds every channel).
+                        const Transfer in{TrafficKind::input,
+                                          a.in,
+                                          tn,
+                                          tsoTileH(conv, tr),
+                                          tsoTileL(conv, tc),
+                                          conv.L,
+                                          hw.precision.act_bits};
+                        const int64_t wBlock = tm * (q == TltSchedule::ws ? conv.N : tn) * K2;
+                        const Transfer w{TrafficKind::weight,     a.w, 1, 1, wBlock, wBlock,
+                                         hw.precision.weight_bits};
+                        const Transfer out{TrafficKind::output,  a.out, tm, tr, tc, conv.C,
+                                           hw.precision.act_bits};
+                        const double dram = transferCycles(in, hw, opt.burst_aware) +
+                                            transferCycles(w, hw, opt.burst_aware) +
+                                            transferCycles(out, hw, opt.burst_aware);
+                        const double time = mac + dram; // Eq. 6
+                        if (time < best.time_cycles) {  // Alg. 3 line 12, Alg. 1 line 13
+                            best.partition = p;
+                            best.schedule = q;
+                            best.slice = slice;
+                            best.tile = t;
+                            best.mac_cycles = mac;
+                            best.dram_cycles = dram;
+                            best.time_cycles = time;
+                            best.fits = true;
+                        }
+                    }
+        }
+    }
+    return best;
+}
+
+TsoSearchResult tsoSearch(const Network& net, const Hardware& hw, const TsoSearchOptions& opt,
+                          const SearchControl& control) {
+    TsoSearchResult res;
+    if (!hw.cores) return res;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<LayerId> convs;
+    for (LayerId id : net.computeIds()) {
+        const LayerType t = net.layer(id).type;
+        if (t == LayerType::conv || t == LayerType::fc) convs.push_back(id);
+    }
+    for (size_t k = 0; k < convs.size(); ++k) {
+        if (control.cancelled()) {
+            res.cancelled = true;
+            break;
+        }
+        TsoLayerChoice c = tsoBestSlicing(tsoConv(layerDims(net, convs[k])), hw, opt);
+        c.id = convs[k];
+        res.evaluated += c.evaluated;
+        if (c.fits) res.total_cycles += c.time_cycles;
+        res.layers.push_back(c);
+        control.report(double(k + 1) / double(convs.size()), net.layer(convs[k]).name);
+    }
+    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return res;
+}
+
+} // namespace lf

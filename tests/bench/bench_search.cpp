@@ -1,0 +1,193 @@
+// Benchmarks of the automatic scheduling (issue 5), medians of repeated runs:
+//  - Optimus DP fuser on VGG16, ResNet-50, ResNet-152, GoogLeNet, SqueezeNet 1.0 with the
+//    paper's default accelerator (optimus-default, Optimus Table 2), groups evaluated and run
+//    time next to Optimus Table 5 (bottom-up, i7-6700): 171/0.48, 3510/2.73, 24250/5.01,
+//    50436/27.89, 1057/2.19 ms. `full` forms every candidate group as the paper counts them;
+//    the default prunes groups that hold a hopeless part (same scheme, fewer groups).
+//  - ConvFusion exploration: L3Net exhaustive (all tiles), VGG16 and ResNet-50 (depth ≤ 3,
+//    divisor tiles), with layer evaluations per second over all threads.
+//  - The single-layer evaluator's inner loop, one thread.
+//  - TSO slicing of ResNet-50 on the NMP preset.
+#include "examples/bundled.h"
+#include "network/dims.h"
+#include "search/layer_space.h"
+#include "search/optimus_fuser.h"
+#include "search/pareto.h"
+#include "search/tso_search.h"
+
+#include <benchmark/benchmark.h>
+
+#include <stdexcept>
+
+using namespace lf;
+
+namespace {
+
+Network load(const char* name) {
+    auto r = loadBundledNetwork(name);
+    if (!r) throw std::runtime_error(r.error().toString());
+    return *r;
+}
+
+Hardware hardware(const char* name) {
+    auto r = loadBundledHardware(name);
+    if (!r) throw std::runtime_error(r.error().toString());
+    return *r;
+}
+
+struct Table5 {
+    const char* net;
+    int64_t groups;
+    double bottomUpMs;
+};
+constexpr Table5 kTable5[] = {{"vgg16", 171, 0.48},
+                              {"resnet50", 3510, 2.73},
+                              {"resnet152", 24250, 5.01},
+                              {"googlenet", 50436, 27.89},
+                              {"squeezenet1.0", 1057, 2.19}};
+
+void optimusDp(benchmark::State& st, bool online, bool full) {
+    const Table5& t = kTable5[st.range(0)];
+    const Network net = load(t.net);
+    const Hardware hw = hardware("optimus-default");
+    OptimusFuserOptions opt;
+    opt.online = online;
+    opt.prune_hopeless = !full;
+    // Optimus counts VGG's 13 conv and 5 pool operators, not its fc layers.
+    if (std::string(t.net) == "vgg16") opt.fusible = {LayerType::conv, LayerType::pool};
+    const OptimusLookupTable table = buildOptimusLookupTable(net, hw, opt.fusible);
+    opt.table = &table;
+    OptimusFuserResult r;
+    for (auto _ : st) {
+        r = optimusFuse(net, hw, opt);
+        st.SetIterationTime(r.seconds); // the DP alone, as Table 5 (not the schedule built after)
+    }
+    st.SetLabel(t.net);
+    st.counters["operators"] = r.operators;
+    st.counters["groups_evaluated"] = double(r.groups_evaluated);
+    st.counters["paper_groups"] = double(t.groups);
+    st.counters["paper_ms"] = t.bottomUpMs;
+    st.counters["groups_in_scheme"] = double(r.groups.size());
+}
+
+void BM_OptimusDp(benchmark::State& st) {
+    optimusDp(st, false, false);
+}
+void BM_OptimusDpFull(benchmark::State& st) {
+    optimusDp(st, false, true);
+}
+void BM_OptimusDpOnline(benchmark::State& st) {
+    optimusDp(st, true, false);
+}
+BENCHMARK(BM_OptimusDp)
+    ->DenseRange(0, 4)
+    ->UseManualTime()
+    ->MeasureProcessCPUTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(7)
+    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_OptimusDpFull)
+    ->DenseRange(0, 4)
+    ->UseManualTime()
+    ->MeasureProcessCPUTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_OptimusDpOnline)
+    ->DenseRange(0, 4)
+    ->UseManualTime()
+    ->MeasureProcessCPUTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(7)
+    ->ReportAggregatesOnly(true);
+
+void explore(benchmark::State& st, const char* name, TileSet tiles) {
+    const Network net = load(name);
+    const Hardware hw = hardware(kDefaultHardware.data());
+    ExploreOptions opt;
+    opt.max_depth = 3;
+    opt.tiles = tiles;
+    ExploreResult r;
+    for (auto _ : st) {
+        r = explore(net, hw, opt);
+        st.SetIterationTime(r.seconds);
+    }
+    st.counters["front_points"] = double(r.front.size());
+    st.counters["segments"] = double(r.segments);
+    st.counters["layer_evaluations"] = double(r.evaluations);
+    st.counters["evaluations_per_s"] = double(r.evaluations) / r.seconds;
+    st.counters["combinations"] = double(r.combinations);
+}
+
+void BM_ExploreL3NetExhaustive(benchmark::State& st) {
+    explore(st, "l3net", TileSet::all);
+}
+void BM_ExploreVgg16(benchmark::State& st) {
+    explore(st, "vgg16", TileSet::divisors);
+}
+void BM_ExploreResNet50(benchmark::State& st) {
+    explore(st, "resnet50", TileSet::divisors);
+}
+BENCHMARK(BM_ExploreL3NetExhaustive)
+    ->UseManualTime()
+    ->MeasureProcessCPUTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_ExploreVgg16)
+    ->UseManualTime()
+    ->MeasureProcessCPUTime()
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_ExploreResNet50)
+    ->UseManualTime()
+    ->MeasureProcessCPUTime()
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
+
+// The inner loop of every search: one structure × tile vector through the closed form.
+void BM_LayerEvaluations(benchmark::State& st) {
+    const Network net = load("resnet50");
+    const LayerDims d = layerDims(net, net.find("layer2.0.conv2"));
+    const FastLayer fl(d, false);
+    const auto& list = levelStructures(false, LevelSpace::sound);
+    const TileEnumerator en(fl, TileSet::divisors);
+    int64_t evals = 0, sink = 0;
+    for (auto _ : st) {
+        en.run(list, INT64_MAX, nullptr, evals,
+               [&](size_t si, const TileValue& z, const TileValue& y, const TileValue& x,
+                   const TileValue& i) {
+                   const CfLayerCost c = fl.eval(list[si], z, y, x, i);
+                   sink += c.acc_x + c.acc_w;
+                   return c.buf_x;
+               });
+    }
+    benchmark::DoNotOptimize(sink);
+    st.SetItemsProcessed(evals);
+}
+BENCHMARK(BM_LayerEvaluations)
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
+
+void BM_TsoSearchResNet50(benchmark::State& st) {
+    const Network net = load("resnet50");
+    const Hardware hw = hardware("tso-nmp");
+    TsoSearchResult r;
+    for (auto _ : st)
+        r = tsoSearch(net, hw);
+    st.counters["convs"] = double(r.layers.size());
+    st.counters["tiles_costed"] = double(r.evaluated);
+}
+BENCHMARK(BM_TsoSearchResNet50)
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
+
+} // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,335 @@
+// Optimus DP fuser (seed 001 Alg. 1, §6; docs/MODELS.md §7.4) against brute force: on random
+// DAGs of up to 10 operators with forks and joins, the DP's cost equals the minimum over
+// every partition into valid groups (each group costed by the model, lf::optimusPlan); on a
+// chain of n operators it forms exactly n(n+1)/2 groups (Table 5: VGG's 13 conv + 5 pool
+// operators → 171); the fast coster equals lf::optimusPlan; the on-line variant keeps its
+// rules; Alg. 3's table holds a hand-computed entry; cancellation stops the search.
+
+#include "models/evaluate.h"
+#include "models/optimus.h"
+#include "network/dag.h"
+#include "schedule/schedule.h"
+#include "search/optimus_coster.h"
+#include "search/optimus_fuser.h"
+#include "search/optimus_groups.h"
+#include "test_support.h"
+
+#include <QtTest>
+
+#include <atomic>
+#include <chrono>
+#include <limits>
+#include <random>
+#include <thread>
+
+using namespace lf;
+
+namespace {
+
+// A random DAG on a 4×8×8 input: convs and pools (3×3, same size), adds joining two
+// 4-channel tensors, concats joining two tensors (8 channels, read by convs only).
+std::string randomDag(std::mt19937& rng, int n) {
+    std::string y = "format: layerfuse/network@1\nname: dag\ninputs:\n  - {name: x, channels: 4, "
+                    "height: 8, width: 8}\nlayers:\n";
+    std::vector<std::string> names{"x"};
+    std::vector<char> wide{0}; // 8 channels (a concat)
+    for (int k = 0; k < n; ++k) {
+        const std::string name = "n" + std::to_string(k);
+        auto pick = [&](bool narrowOnly) {
+            for (;;) {
+                const size_t i = size_t(rng() % names.size());
+                if (!narrowOnly || !wide[i]) return i;
+            }
+        };
+        const int kind = int(rng() % 10);
+        if (kind < 2 && names.size() >= 2) { // join by add
+            const size_t a = pick(true), b = pick(true);
+            if (a != b) {
+                y += "  - {name: " + name + ", type: add, inputs: [" + names[a] + ", " + names[b] +
+                     "]}\n";
+                names.push_back(name);
+                wide.push_back(0);
+                continue;
+            }
+        }
+        if (kind == 2 && names.size() >= 2) { // join by concat
+            const size_t a = pick(true), b = pick(true);
+            if (a != b) {
+                y += "  - {name: " + name + ", type: concat, inputs: [" + names[a] + ", " +
+                     names[b] + "]}\n";
+                names.push_back(name);
+                wide.push_back(1);
+                continue;
+            }
+        }
+        if (kind == 3) {
+            const size_t a = pick(true);
+            y += "  - {name: " + name + ", type: pool, mode: max, inputs: [" + names[a] +
+                 "], kernel: 3, stride: 1, padding: [1, 1]}\n";
+            names.push_back(name);
+            wide.push_back(0);
+            continue;
+        }
+        const size_t a = pick(false);
+        y += "  - {name: " + name + ", type: conv, inputs: [" + names[a] +
+             "], out_channels: 4, kernel: 3, padding: [1, 1]}\n";
+        names.push_back(name);
+        wide.push_back(0);
+    }
+    return y;
+}
+
+Network chainNetwork(int n) {
+    std::string y = "format: layerfuse/network@1\nname: chain\ninputs:\n  - {name: x, channels: 4, "
+                    "height: 8, width: 8}\nlayers:\n";
+    std::string prev = "x";
+    for (int k = 0; k < n; ++k) {
+        const std::string name = "c" + std::to_string(k);
+        y += "  - {name: " + name + ", type: conv, inputs: [" + prev +
+             "], out_channels: 4, kernel: 3, padding: [1, 1]}\n";
+        prev = name;
+    }
+    return test::networkFromYaml(y);
+}
+
+// Minimum over every partition of the vertices into valid groups: f(S) = min over the
+// subsets T of S holding S's lowest vertex of cost(T) + f(S − T) — every partition once.
+double bruteForce(const Network& net, const Hardware& hw, int64_t capBits) {
+    std::vector<LayerId> v;
+    for (LayerId id = 0; id < net.size(); ++id)
+        if (net.layer(id).type != LayerType::input) v.push_back(id);
+    const size_t n = v.size();
+    const double inf = std::numeric_limits<double>::infinity();
+    std::vector<double> cost(size_t(1) << n, inf);
+    for (uint32_t m = 1; m < (1u << n); ++m) {
+        std::vector<LayerId> members;
+        bool compute = false;
+        for (size_t k = 0; k < n; ++k)
+            if (m >> k & 1) {
+                members.push_back(v[k]);
+                compute = compute || isCompute(net.layer(v[k]).type);
+            }
+        if (!compute) {
+            if (members.size() == 1) cost[m] = 0; // a concat alone moves nothing
+            continue;
+        }
+        if (!optimusValidity(net, members).empty()) continue; // MODELS.md §7.1
+        const OptimusPlan p = optimusPlan(net, hw, members, capBits);
+        if (!p.feasible && members.size() > 1) continue;
+        cost[m] = double(p.memory_cost);
+    }
+    std::vector<double> f(size_t(1) << n, inf);
+    f[0] = 0;
+    for (uint32_t S = 1; S < (1u << n); ++S) {
+        const uint32_t low = S & (~S + 1);
+        for (uint32_t T = S; T; T = (T - 1) & S)
+            if ((T & low) && cost[T] < inf && f[S ^ T] < inf)
+                f[S] = std::min(f[S], cost[T] + f[S ^ T]);
+    }
+    return f[(1u << n) - 1];
+}
+
+} // namespace
+
+class TstSearchOptimus : public QObject {
+    Q_OBJECT
+  private slots:
+    void dpEqualsBruteForceOnRandomDags() {
+        std::mt19937 rng(20240611);
+        Hardware hw = test::bundledHardware("hwff-config-1");
+        int forks = 0, joins = 0, fusedTrials = 0;
+        for (int trial = 0; trial < 60; ++trial) {
+            const int n = 3 + int(rng() % 8); // 3..10 operators
+            const Network net = test::networkFromYaml(randomDag(rng, n));
+            for (LayerId id = 0; id < net.size(); ++id) {
+                forks += net.successors(id).size() >= 2;
+                joins += net.layer(id).inputs.size() >= 2;
+            }
+            const int64_t capBytes =
+                std::array<int64_t, 4>{256, 1024, 2048, 65536}[size_t(trial % 4)];
+            OptimusFuserOptions opt;
+            opt.capacity_bytes = capBytes;
+            opt.prune_hopeless = trial % 2 == 0;
+            const OptimusFuserResult r = optimusFuse(net, hw, opt);
+            const double brute = bruteForce(net, hw, capBytes * 8);
+            QVERIFY2(
+                r.cost == brute,
+                qPrintable(
+                    QString("trial %1: DP %2, brute force %3").arg(trial).arg(r.cost).arg(brute)));
+            // The scheme is a partition of the compute layers into valid groups.
+            std::vector<int> seen(size_t(net.size()), 0);
+            bool fused = false;
+            for (const auto& g : r.groups) {
+                fused = fused || g.size() > 1;
+                QVERIFY(optimusValidity(net, g).empty());
+                for (LayerId id : g)
+                    ++seen[size_t(id)];
+            }
+            for (LayerId id : net.computeIds())
+                QCOMPARE(seen[size_t(id)], 1);
+            QVERIFY(checkSchedule(net, hw, r.schedule).empty());
+            fusedTrials += fused;
+        }
+        QVERIFY(forks > 20 && joins > 20); // the DAGs do branch
+        QVERIFY(fusedTrials > 20);         // and the optimum does fuse
+    }
+
+    void chainFormsTriangularNumberOfGroups() {
+        Hardware hw = test::bundledHardware("hwff-config-1");
+        hw.buffer.bytes = int64_t(1) << 30; // every group feasible: none is pruned
+        for (int n = 1; n <= 16; ++n) {
+            const Network net = chainNetwork(n);
+            for (bool online : {false, true}) {
+                OptimusFuserOptions opt;
+                opt.online = online;
+                opt.max_group_size = online ? n : 0;
+                const OptimusFuserResult r = optimusFuse(net, hw, opt);
+                QCOMPARE(r.groups_evaluated, int64_t(n) * (n + 1) / 2); // §4.4, Table 5
+            }
+        }
+    }
+
+    void vggTable5Count() {
+        // Optimus Table 5: VGG, 18 operators (13 conv + 5 pool), 171 groups bottom-up.
+        const Network net = test::bundledNetwork("vgg16");
+        OptimusFuserOptions opt;
+        opt.fusible = {LayerType::conv, LayerType::pool};
+        opt.prune_hopeless = false;
+        const OptimusFuserResult r =
+            optimusFuse(net, test::bundledHardware("optimus-default"), opt);
+        QCOMPARE(r.operators, 18);
+        QCOMPARE(r.groups_evaluated, int64_t(171));
+        // The fc layers stay single.
+        for (const auto& g : r.groups)
+            if (net.layer(g.front()).type == LayerType::fc) QCOMPARE(g.size(), size_t(1));
+        // Pruning hopeless groups leaves the scheme unchanged.
+        opt.prune_hopeless = true;
+        const OptimusFuserResult p =
+            optimusFuse(net, test::bundledHardware("optimus-default"), opt);
+        QCOMPARE(p.cost, r.cost);
+        QVERIFY(p.groups_evaluated <= r.groups_evaluated);
+    }
+
+    void costerEqualsOptimusPlan() {
+        for (const char* name : {"resnet50", "googlenet", "squeezenet1.0", "mobilenetv2"}) {
+            const Network net = test::bundledNetwork(name);
+            for (const char* hwName : {"hwff-config-1", "optimus-default"}) {
+                const Hardware hw = test::bundledHardware(hwName);
+                const int64_t cap = hw.buffer.bytes * 8;
+                OptimusCoster coster(net, hw, cap);
+                OptimusGroupRules rules;
+                rules.vertex.assign(size_t(net.size()), 0);
+                for (LayerId id = 0; id < net.size(); ++id)
+                    rules.vertex[size_t(id)] = net.layer(id).type != LayerType::input;
+                rules.prune_hopeless = false;
+                rules.max_size = 12;
+                int checked = 0;
+                const OptimusGroupSpace space(net, rules, [&](const std::vector<LayerId>& m, int) {
+                    OptimusGroupClass c;
+                    bool compute = false;
+                    for (LayerId v : m)
+                        compute = compute || isCompute(net.layer(v).type);
+                    if (!compute || (checked++ % 3) != 0) return c;
+                    const auto a = coster.cost(m);
+                    const OptimusPlan b = optimusPlan(net, hw, m, cap);
+                    if (a.memory_cost != b.memory_cost || a.feasible != b.feasible ||
+                        (b.feasible && a.weights_resident != b.weights_resident))
+                        qWarning("%s: group of %zu differs: %lld vs %lld", name, m.size(),
+                                 (long long)a.memory_cost, (long long)b.memory_cost);
+                    else
+                        c.cost = 1; // counted below
+                    return c;
+                });
+                size_t agreeing = 0;
+                for (size_t g = 0; g < space.size(); ++g)
+                    agreeing += space.cost(g) == 1;
+                QVERIFY(checked > 100);
+                QCOMPARE(agreeing, size_t((checked + 2) / 3));
+            }
+        }
+    }
+
+    void onlineVariantKeepsItsRules() {
+        for (const char* name : {"resnet50", "googlenet", "squeezenet1.0"}) {
+            const Network net = test::bundledNetwork(name);
+            const Hardware hw = test::bundledHardware("optimus-default");
+            OptimusFuserOptions off, on;
+            on.online = true;
+            const OptimusFuserResult a = optimusFuse(net, hw, off);
+            const OptimusFuserResult b = optimusFuse(net, hw, on);
+            QVERIFY(b.max_group_size >= 1);
+            QVERIFY(b.groups_evaluated < a.groups_evaluated);
+            QVERIFY(b.cost >= a.cost); // a heuristic over a subset of the groups
+            for (const auto& g : b.groups) {
+                QVERIFY(int(g.size()) <= b.max_group_size);
+                for (LayerId v : g) {
+                    const auto& succ = net.successors(v);
+                    if (succ.size() < 2 || g.size() == 1) continue;
+                    size_t inside = 0;
+                    for (LayerId s : succ)
+                        inside += std::binary_search(g.begin(), g.end(), s);
+                    QVERIFY2(inside == 0 || inside == succ.size(),
+                             qPrintable(QString::fromStdString(net.layer(v).name)));
+                }
+            }
+        }
+    }
+
+    void lookupTableHandComputed() {
+        // Two 3×3 convs (pad 1) on 4×8×8, 4 channels each. Alg. 3 line 4 for {c0} at
+        // t_h = t_w = ⌈8/4⌉ = 2: the outside input 4 ch × ((2−1)+3) × 4 = 64, c0's output
+        // 4 × 2 × 2 = 16 (T_c = 16 ≥ C_out: no ISOA, t_c = C_out) → 80 elements × 16 bits.
+        // {c1} alike → memo[1] = 1280 bits. {c0, c1}: c1 out 16, c0 out 4 × 4 × 4 = 64, input
+        // 4 × 6 × 6 = 144 (ISOA would need T_c < C_out) → 224 × 16 = 3584 bits.
+        const Network net = chainNetwork(2);
+        Hardware hw = test::bundledHardware("optimus-default"); // ox|oc on 16×16: T_c = 16
+        const OptimusLookupTable t = buildOptimusLookupTable(net, hw);
+        QCOMPARE(t.memo_bits.size(), size_t(2));
+        QCOMPARE(t.memo_bits[0], int64_t(1280));
+        QCOMPARE(t.memo_bits[1], int64_t(3584));
+        QCOMPARE(t.maxGroupSize(2000), 1);
+        QCOMPARE(t.maxGroupSize(4000), 2);
+    }
+
+    void resultIsAValidSchedule() {
+        const Network net = test::bundledNetwork("resnet50");
+        const Hardware hw = test::bundledHardware("hwff-config-1");
+        for (Strategy s : {Strategy::optimus, Strategy::recompute}) {
+            OptimusFuserOptions opt;
+            opt.strategy = s;
+            const OptimusFuserResult r = optimusFuse(net, hw, opt);
+            QVERIFY(checkSchedule(net, hw, r.schedule).empty());
+            const Metrics m = evaluate(net, hw, r.schedule);
+            const Metrics d = evaluate(net, hw, defaultSchedule(net, hw));
+            if (s == Strategy::optimus) {
+                // Eq. 3 summed over the scheme is what evaluate reports for the groups.
+                QCOMPARE(double(m.totals.dram_accesses), r.cost);
+                QVERIFY(m.totals.dram_accesses < d.totals.dram_accesses);
+            }
+        }
+    }
+
+    void cancelStopsQuickly() {
+        const Network net = test::bundledNetwork("googlenet");
+        const Hardware hw = test::bundledHardware("hwff-config-1");
+        std::atomic<bool> cancel{false};
+        SearchControl control;
+        control.cancel = &cancel;
+        OptimusFuserOptions opt;
+        opt.prune_hopeless = false;
+        std::chrono::steady_clock::time_point set;
+        std::thread t([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            set = std::chrono::steady_clock::now();
+            cancel = true;
+        });
+        const OptimusFuserResult r = optimusFuse(net, hw, opt, control);
+        const auto end = std::chrono::steady_clock::now();
+        t.join();
+        if (!r.cancelled) QSKIP("the search finished before the flag was set");
+        QVERIFY(end - set < std::chrono::milliseconds(100));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstSearchOptimus)
+#include "tst_search_optimus.moc"
