@@ -278,18 +278,18 @@ void emitLevels(YAML::Emitter& out, const char* key, const std::array<Level, 3>&
 void emitMetrics(YAML::Emitter& out, const Metrics& m) {
     const Totals& t = m.totals;
     out << YAML::Key << "metrics" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "dram_accesses" << YAML::Value << t.dram_accesses;
-    out << YAML::Key << "dram_bytes" << YAML::Value << t.dram_bytes;
+    out << YAML::Key << "dram_accesses" << YAML::Value << intText(t.dram_accesses);
+    out << YAML::Key << "dram_bytes" << YAML::Value << intText(t.dram_bytes);
     out << YAML::Key << "dram" << YAML::Value << YAML::Flow << YAML::BeginMap;
-    out << YAML::Key << "input" << YAML::Value << t.dram.input;
-    out << YAML::Key << "weight" << YAML::Value << t.dram.weight;
-    out << YAML::Key << "output" << YAML::Value << t.dram.output;
-    out << YAML::Key << "psum" << YAML::Value << t.dram.psum << YAML::EndMap;
-    out << YAML::Key << "macs" << YAML::Value << t.macs;
-    out << YAML::Key << "recompute_macs" << YAML::Value << t.recompute_macs;
-    out << YAML::Key << "buffer_peak_bytes" << YAML::Value << t.buffer_peak_bytes;
+    out << YAML::Key << "input" << YAML::Value << intText(t.dram.input);
+    out << YAML::Key << "weight" << YAML::Value << intText(t.dram.weight);
+    out << YAML::Key << "output" << YAML::Value << intText(t.dram.output);
+    out << YAML::Key << "psum" << YAML::Value << intText(t.dram.psum) << YAML::EndMap;
+    out << YAML::Key << "macs" << YAML::Value << intText(t.macs);
+    out << YAML::Key << "recompute_macs" << YAML::Value << intText(t.recompute_macs);
+    out << YAML::Key << "buffer_peak_bytes" << YAML::Value << intText(t.buffer_peak_bytes);
     out << YAML::Key << "fits" << YAML::Value << t.fits;
-    out << YAML::Key << "latency_cycles" << YAML::Value << t.latency_cycles;
+    out << YAML::Key << "latency_cycles" << YAML::Value << intText(t.latency_cycles);
     out << YAML::Key << "energy_pj" << YAML::Value;
     emitDouble(out, t.energy.total());
     out << YAML::EndMap;
@@ -315,7 +315,7 @@ void yamlio::emitScheduleBody(YAML::Emitter& out, const Network& net, const Hard
             if (g->reuse_model == ReuseModelKind::alwani) out << YAML::Key << "reuse_model" << YAML::Value << "alwani";
             if (g->out_tile)
                 out << YAML::Key << "out_tile" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "h"
-                    << YAML::Value << g->out_tile->h << YAML::Key << "w" << YAML::Value << g->out_tile->w
+                    << YAML::Value << intText(g->out_tile->h) << YAML::Key << "w" << YAML::Value << intText(g->out_tile->w)
                     << YAML::EndMap;
             const Partition& p = g->partition;
             out << YAML::Key << "partition" << YAML::Value << YAML::Flow << YAML::BeginMap;
@@ -345,9 +345,9 @@ void yamlio::emitScheduleBody(YAML::Emitter& out, const Network& net, const Hard
                 for (const auto& [id, a] : p.subarrays) {
                     out << YAML::Key;
                     emitString(out, net.layer(id).name);
-                    out << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "col" << YAML::Value << a.col
-                        << YAML::Key << "row" << YAML::Value << a.row << YAML::Key << "cols" << YAML::Value << a.cols
-                        << YAML::Key << "rows" << YAML::Value << a.rows << YAML::EndMap;
+                    out << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "col" << YAML::Value << intText(a.col)
+                        << YAML::Key << "row" << YAML::Value << intText(a.row) << YAML::Key << "cols" << YAML::Value << intText(a.cols)
+                        << YAML::Key << "rows" << YAML::Value << intText(a.rows) << YAML::EndMap;
                 }
                 out << YAML::EndMap;
             }
@@ -373,7 +373,7 @@ void yamlio::emitScheduleBody(YAML::Emitter& out, const Network& net, const Hard
         for (Dim d : ls.order) out << std::string(1, dimChar(d));
         out << YAML::EndSeq;
         out << YAML::Key << "tiles" << YAML::Value << YAML::Flow << YAML::BeginMap;
-        for (Dim d : kAllDims) out << YAML::Key << std::string(1, dimChar(d)) << YAML::Value << ls.T(d);
+        for (Dim d : kAllDims) out << YAML::Key << std::string(1, dimChar(d)) << YAML::Value << intText(ls.T(d));
         out << YAML::EndMap;
         emitLevels(out, "store", ls.store, ls.order);
         emitLevels(out, "compute", ls.compute, ls.order);
