@@ -2,6 +2,7 @@
 
 #include "util/format.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -174,10 +175,12 @@ std::string metricsToCsv(const Metrics& m) {
 }
 
 namespace {
+// Fixed-point text that ignores LC_NUMERIC (a decimal-comma locale must not leak into
+// files or into the studio's labels).
 std::string fixed(double v, int prec) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", prec, v);
-    return buf;
+    auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, prec);
+    return std::string(buf, r.ptr);
 }
 std::string scaled(double v, const char* const* units, int n, double step) {
     int u = 0;

@@ -10,6 +10,8 @@
 
 #include <QtTest>
 
+#include <clocale>
+
 using namespace lf;
 
 class TestEvaluate : public QObject {
@@ -25,6 +27,7 @@ private slots:
     void brokenSchedulesAreRefusedWithLocation_data();
     void brokenSchedulesAreRefusedWithLocation();
     void scheduleForAnotherNetwork();
+    void humanUnitsIgnoreTheLocale();
 };
 
 namespace {
@@ -320,6 +323,27 @@ void TestEvaluate::scheduleForAnotherNetwork() {
     auto byName = readScheduleYaml(text, "l3.sched.yaml", l2, hw, ro);
     QVERIFY2(byName.ok(), byName.ok() ? "" : byName.error().toString().c_str());
     QCOMPARE(byName->skipped, std::vector<std::string>{"conv3"});
+}
+
+void TestEvaluate::humanUnitsIgnoreTheLocale() {
+    // The C locale is what every locale-independent path must match; under a decimal-comma
+    // LC_NUMERIC (when installed) the text must not change.
+    const std::string a = humanBytes(1536), b = humanTime(0.0015), c = humanEnergy(2500);
+    QCOMPARE(a, std::string("1.50 KB"));
+    QCOMPARE(b, std::string("1.50 ms"));
+    QCOMPARE(c, std::string("2.50 nJ"));
+    const char* old = setlocale(LC_NUMERIC, nullptr);
+    const std::string saved = old ? old : "C";
+    bool switched = false;
+    for (const char* loc : {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "C.UTF-8"})
+        if (setlocale(LC_NUMERIC, loc)) {
+            switched = true;
+            break;
+        }
+    QCOMPARE(humanBytes(1536), a);
+    QCOMPARE(humanTime(0.0015), b);
+    setlocale(LC_NUMERIC, saved.c_str());
+    if (!switched) qInfo("no other numeric locale installed; checked under C only");
 }
 
 QTEST_GUILESS_MAIN(TestEvaluate)

@@ -1,0 +1,184 @@
+// MetricsPanel: totals and the selected group/layer in human units with ▲▼ deltas against
+// the metrics before the last edit (green = better, red = worse).
+#include "examples/bundled.h"
+#include "metrics/metric_format.h"
+#include "metrics/metric_grid.h"
+#include "metrics/metrics_panel.h"
+#include "models/evaluate.h"
+#include "test_support.h"
+
+#include <QLabel>
+#include <QLocale>
+#include <QtTest>
+
+using namespace lf;
+
+namespace {
+
+StudioState l2netState() {
+    StudioState s;
+    s.network = test::bundledNetwork("l2net");
+    s.hardware = test::bundledHardware("hwff-config-1");
+    s.schedule = defaultSchedule(s.network, s.hardware);
+    s.metrics = std::make_shared<const Metrics>(evaluate(s.network, s.hardware, s.schedule));
+    return s;
+}
+
+// Metrics with chosen figures (the panel only shows them; the values are test inputs).
+std::shared_ptr<const Metrics> withTotals(const Metrics& base, int64_t dramBytes, int64_t latency,
+                                          double utilization, int64_t macs) {
+    auto m = std::make_shared<Metrics>(base);
+    m->totals.dram_bytes = dramBytes;
+    m->totals.latency_cycles = latency;
+    m->totals.utilization = utilization;
+    m->totals.macs = macs;
+    return m;
+}
+
+} // namespace
+
+class TestMetricsPanel : public QObject {
+    Q_OBJECT
+  private slots:
+    void deltaArrowsAndColours();
+    void noPreviousNoDeltas();
+    void evaluatingGreysOut();
+    void selectionShowsGroupAndLayer();
+    void humanUnits();
+    void deltaFunction();
+    void decimalCommaLocale();
+};
+
+void TestMetricsPanel::deltaArrowsAndColours() {
+    StudioState s = l2netState();
+    // Before: 1000 B DRAM, 1000 cycles, 30 % utilization, 500 MACs.
+    // After: 2000 B (worse: +100 %), 500 cycles (better: -50 %), 60 % (better), 500 MACs (same).
+    s.previous = withTotals(*s.metrics, 1000, 1000, 0.3, 500);
+    s.metrics = withTotals(*s.metrics, 2000, 500, 0.6, 500);
+    MetricsPanel panel;
+    panel.setState(s);
+    const MetricGrid* g = panel.totalsGrid();
+    QCOMPARE(g->deltaText("total.dram_bytes"), QStringLiteral("▲ 100 %"));
+    QCOMPARE(g->deltaColor("total.dram_bytes"), worsenedColor());
+    QCOMPARE(g->deltaText("total.latency"), QStringLiteral("▼ 50 %"));
+    QCOMPARE(g->deltaColor("total.latency"), improvedColor());
+    QCOMPARE(g->deltaText("total.utilization"), QStringLiteral("▲ 100 %"));
+    QCOMPARE(g->deltaColor("total.utilization"), improvedColor());
+    QVERIFY(g->deltaText("total.macs").isEmpty());
+    QVERIFY(!g->deltaColor("total.macs").isValid());
+    // The delta label the user sees carries the same text.
+    auto* label = panel.findChild<QLabel*>(QStringLiteral("delta:total.dram_bytes"));
+    QVERIFY(label);
+    QCOMPARE(label->text(), QStringLiteral("▲ 100 %"));
+}
+
+void TestMetricsPanel::noPreviousNoDeltas() {
+    StudioState s = l2netState();
+    s.metrics = withTotals(*s.metrics, 2000, 500, 0.6, 500);
+    MetricsPanel panel;
+    panel.setState(s);
+    QVERIFY(panel.totalsGrid()->deltaText("total.dram_bytes").isEmpty());
+    QVERIFY(panel.totalsGrid()->deltaText("total.latency").isEmpty());
+}
+
+void TestMetricsPanel::evaluatingGreysOut() {
+    StudioState s = l2netState();
+    s.metrics = withTotals(*s.metrics, 2048, 500, 0.6, 500);
+    MetricsPanel panel;
+    panel.setState(s);
+    QVERIFY(panel.totalsGrid()->isEnabled());
+    const QString before = panel.totalsGrid()->valueText("total.dram_bytes");
+    s.previous = s.metrics;
+    s.metrics.reset();
+    panel.setState(s);
+    QVERIFY(!panel.totalsGrid()->isEnabled());
+    // The last figures stay (greyed) instead of flickering away.
+    QCOMPARE(panel.totalsGrid()->valueText("total.dram_bytes"), before);
+    auto* status = panel.findChild<QLabel*>(QStringLiteral("status"));
+    QVERIFY(status->text().contains(QStringLiteral("Evaluating")));
+}
+
+void TestMetricsPanel::selectionShowsGroupAndLayer() {
+    StudioState s = l2netState();
+    const LayerId conv2 = s.network.find("conv2");
+    const int gi = s.schedule.groupOf(conv2);
+    QVERIFY(gi >= 0);
+    auto prev = std::make_shared<Metrics>(*s.metrics);
+    auto cur = std::make_shared<Metrics>(*s.metrics);
+    // Groups are matched by name: put the previous group at another index.
+    prev->groups.insert(prev->groups.begin(), GroupMetrics{});
+    prev->groups.front().name = "unrelated";
+    for (GroupMetrics& g : prev->groups)
+        if (g.name == "conv2") g.buffer_bytes = 4000;
+    cur->groups[size_t(gi)].buffer_bytes = 1000; // 75 % smaller: better
+    cur->layers[size_t(cur->layer_index[size_t(conv2)])].compute_cycles = 300;
+    prev->layers[size_t(prev->layer_index[size_t(conv2)])].compute_cycles = 200; // +50 %: worse
+    s.metrics = cur;
+    s.previous = prev;
+
+    MetricsPanel panel;
+    panel.setState(s);
+    QVERIFY(panel.groupGrid()->isHidden());
+    QVERIFY(panel.layerGrid()->isHidden());
+    panel.setSelection(StudioSelection{{conv2}, gi});
+    QVERIFY(!panel.groupGrid()->isHidden());
+    QVERIFY(!panel.layerGrid()->isHidden());
+    QCOMPARE(panel.groupGrid()->deltaText("group.buffer"), QStringLiteral("▼ 75 %"));
+    QCOMPARE(panel.groupGrid()->deltaColor("group.buffer"), improvedColor());
+    QCOMPARE(panel.layerGrid()->deltaText("layer.compute_cycles"), QStringLiteral("▲ 50 %"));
+    QCOMPARE(panel.layerGrid()->deltaColor("layer.compute_cycles"), worsenedColor());
+    // Two layers selected and no group: no layer section.
+    panel.setSelection(StudioSelection{{s.network.find("conv1"), conv2}, -1});
+    QVERIFY(panel.layerGrid()->isHidden());
+}
+
+void TestMetricsPanel::humanUnits() {
+    StudioState s = l2netState();
+    auto m = std::make_shared<Metrics>(*s.metrics);
+    m->totals.dram_bytes = 1536;           // 1.5 KB
+    m->totals.latency_cycles = 200'000;    // at 200 MHz: 1 ms
+    m->totals.energy.dram = 2.5e6;         // 2.5 µJ
+    m->totals.buffer_peak_bytes = 3 << 20; // 3 MB
+    m->totals.buffer_capacity_bytes = 512 << 10;
+    m->totals.fits = false;
+    s.metrics = m;
+    MetricsPanel panel;
+    panel.setState(s);
+    const MetricGrid* g = panel.totalsGrid();
+    QVERIFY2(g->valueText("total.dram_bytes").contains(QStringLiteral("1.5")) &&
+                 g->valueText("total.dram_bytes").contains(QStringLiteral("KB")),
+             qPrintable(g->valueText("total.dram_bytes")));
+    QVERIFY2(g->valueText("total.latency").contains(QStringLiteral("ms")),
+             qPrintable(g->valueText("total.latency")));
+    QVERIFY2(g->valueText("total.energy_dram").contains(QStringLiteral("µJ")),
+             qPrintable(g->valueText("total.energy_dram")));
+    QVERIFY(g->valueText("total.buffer").contains(QStringLiteral("MB")));
+    QVERIFY(g->valueText("total.buffer").contains(QStringLiteral("512")));
+    QVERIFY(g->valueText("total.fits").startsWith(QStringLiteral("NO")));
+}
+
+void TestMetricsPanel::deltaFunction() {
+    QCOMPARE(metricDelta(110, 100.0, Better::lower).text, QStringLiteral("▲ 10 %"));
+    QVERIFY(metricDelta(110, 100.0, Better::lower).worsened);
+    QCOMPARE(metricDelta(95, 100.0, Better::lower).text, QStringLiteral("▼ 5.0 %"));
+    QVERIFY(metricDelta(95, 100.0, Better::lower).improved);
+    QVERIFY(metricDelta(95, 100.0, Better::higher).worsened);
+    QCOMPARE(metricDelta(5, 0.0, Better::lower).text, QStringLiteral("▲"));
+    QCOMPARE(metricDelta(7, 7.0, Better::lower).direction, 0);
+    QCOMPARE(metricDelta(7, std::nullopt, Better::lower).direction, 0);
+    const MetricDelta n = metricDelta(3, 1.0, Better::neither);
+    QCOMPARE(n.direction, 1);
+    QVERIFY(!n.improved && !n.worsened && !n.color().isValid());
+}
+
+void TestMetricsPanel::decimalCommaLocale() {
+    // Figures are formatted the same whatever the user's locale.
+    const QLocale saved;
+    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    QCOMPARE(formatPercent(0.5), QStringLiteral("50.0 %"));
+    QCOMPARE(metricDelta(95, 100.0, Better::lower).text, QStringLiteral("▼ 5.0 %"));
+    QLocale::setDefault(saved);
+}
+
+QTEST_MAIN(TestMetricsPanel)
+#include "tst_metrics_panel.moc"

@@ -1,0 +1,81 @@
+// The chart adapter: the only code that knows Qt Charts (deprecated from Qt 6.10 on; moving
+// to Qt Graphs touches this file pair only). Fed from the plain data of chart_data.h, it
+// draws stacked or grouped bars and a log-log roofline, reports clicks by category (fusion
+// group), highlights one category and exports PNG or SVG.
+#pragma once
+
+#include "charts/chart_data.h"
+
+#include <QPoint>
+#include <QSize>
+#include <QWidget>
+
+#include <memory>
+
+namespace lf {
+
+class BarChartWidget : public QWidget {
+    Q_OBJECT
+  public:
+    explicit BarChartWidget(QWidget* parent = nullptr);
+    ~BarChartWidget() override;
+
+    void setData(const BarChartData& data);
+    const BarChartData& data() const;
+    void setHighlightedCategory(int category); // -1: none
+    int highlightedCategory() const;
+
+    // What the chart draws (read back from the chart itself).
+    int drawnSetCount() const;
+    int drawnCategoryCount() const;
+    // Centre of a category's first non-empty bar in viewport() coordinates (null if none).
+    QPoint barCenter(int category) const;
+    QWidget* viewport() const;
+
+    // Writes the chart as SVG when `path` ends in .svg, else as a raster image of that
+    // suffix (png, jpg...), at `size` (default: as shown, or 960 × 600 when hidden).
+    // Returns an empty string on success, else the reason.
+    QString exportImage(const QString& path, QSize size = {}) const;
+
+  signals:
+    void categoryClicked(int category);
+
+  protected:
+    void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> d_;
+};
+
+class RooflineChartWidget : public QWidget {
+    Q_OBJECT
+  public:
+    explicit RooflineChartWidget(QWidget* parent = nullptr);
+    ~RooflineChartWidget() override;
+
+    void setData(const RooflineData& data);
+    const RooflineData& data() const;
+    void setHighlightedCategory(int category);
+    int highlightedCategory() const;
+
+    int drawnPointCount() const;
+    // A group's point in viewport() coordinates (null if the group is not plotted).
+    QPoint pointPosition(int category) const;
+    QWidget* viewport() const;
+
+    QString exportImage(const QString& path, QSize size = {}) const;
+
+  signals:
+    void categoryClicked(int category);
+
+  protected:
+    void changeEvent(QEvent* event) override;
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> d_;
+};
+
+} // namespace lf

@@ -1,0 +1,109 @@
+#include "metrics/metric_grid.h"
+
+#include <QGridLayout>
+#include <QLabel>
+
+namespace lf {
+
+MetricGrid::MetricGrid(QWidget* parent) : QWidget(parent), layout_(new QGridLayout(this)) {
+    layout_->setContentsMargins(0, 0, 0, 0);
+    layout_->setHorizontalSpacing(12);
+    layout_->setVerticalSpacing(2);
+    layout_->setColumnStretch(1, 1);
+}
+
+void MetricGrid::addHeading(const QString& key, const QString& text) {
+    auto* h = new QLabel(text, this);
+    QFont f = h->font();
+    f.setBold(true);
+    h->setFont(f);
+    h->setObjectName(QStringLiteral("heading:") + key);
+    if (nextRow_ > 0) layout_->setRowMinimumHeight(nextRow_++, 6);
+    layout_->addWidget(h, nextRow_++, 0, 1, 3);
+    headings_.insert(key, h);
+}
+
+void MetricGrid::setHeading(const QString& key, const QString& text) {
+    if (QLabel* h = headings_.value(key)) h->setText(text);
+}
+
+void MetricGrid::addRow(const QString& key, const QString& label, const QString& tooltip) {
+    Row r;
+    r.label = new QLabel(label, this);
+    r.value = new QLabel(QStringLiteral("—"), this);
+    r.delta = new QLabel(this);
+    r.value->setObjectName(QStringLiteral("value:") + key);
+    r.delta->setObjectName(QStringLiteral("delta:") + key);
+    r.value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    r.value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    r.delta->setMinimumWidth(r.delta->fontMetrics().horizontalAdvance(QStringLiteral("▲ 100 %")));
+    if (!tooltip.isEmpty()) r.label->setToolTip(tooltip);
+    layout_->addWidget(r.label, nextRow_, 0);
+    layout_->addWidget(r.value, nextRow_, 1);
+    layout_->addWidget(r.delta, nextRow_, 2);
+    ++nextRow_;
+    rows_.insert(key, r);
+}
+
+void MetricGrid::setFigure(const QString& key, double value, std::optional<double> previous,
+                           Better better, const std::function<QString(double)>& format) {
+    auto it = rows_.find(key);
+    if (it == rows_.end()) return;
+    Row& r = *it;
+    r.value->setText(format(value));
+    r.value->setStyleSheet({});
+    const MetricDelta d = metricDelta(value, previous, better);
+    r.delta->setText(d.text);
+    r.deltaColor = d.color();
+    r.delta->setStyleSheet(d.color().isValid() ? QStringLiteral("color: %1").arg(d.color().name())
+                                               : QString());
+    r.value->setToolTip(previous ? tr("Before the last edit: %1").arg(format(*previous))
+                                 : QString());
+}
+
+void MetricGrid::setText(const QString& key, const QString& text, bool alarm) {
+    auto it = rows_.find(key);
+    if (it == rows_.end()) return;
+    it->value->setText(text);
+    it->value->setStyleSheet(
+        alarm ? QStringLiteral("color: %1; font-weight: bold").arg(worsenedColor().name())
+              : QString());
+    it->value->setToolTip({});
+    it->delta->clear();
+    it->deltaColor = {};
+}
+
+void MetricGrid::setRowVisible(const QString& key, bool visible) {
+    auto it = rows_.find(key);
+    if (it == rows_.end()) return;
+    it->label->setVisible(visible);
+    it->value->setVisible(visible);
+    it->delta->setVisible(visible);
+}
+
+void MetricGrid::clearValues(const QString& placeholder) {
+    for (Row& r : rows_) {
+        r.value->setText(placeholder);
+        r.value->setStyleSheet({});
+        r.value->setToolTip({});
+        r.delta->clear();
+        r.deltaColor = {};
+    }
+}
+
+QString MetricGrid::valueText(const QString& key) const {
+    auto it = rows_.find(key);
+    return it == rows_.end() ? QString() : it->value->text();
+}
+
+QString MetricGrid::deltaText(const QString& key) const {
+    auto it = rows_.find(key);
+    return it == rows_.end() ? QString() : it->delta->text();
+}
+
+QColor MetricGrid::deltaColor(const QString& key) const {
+    auto it = rows_.find(key);
+    return it == rows_.end() ? QColor() : it->deltaColor;
+}
+
+} // namespace lf

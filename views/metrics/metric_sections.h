@@ -1,0 +1,38 @@
+// The figure sets the studio shows for the network, a group and a layer, shared by the
+// metrics panel and the inspectors. Every figure comes from lf::Metrics (core::evaluate);
+// only units are converted here (elements to bytes at the hardware's precisions, cycles to
+// time at its frequency).
+#pragma once
+
+#include "hardware/hardware.h"
+#include "metrics/metrics.h"
+
+#include <QString>
+
+namespace lf {
+
+class MetricGrid;
+
+// Rows are keyed `prefix + name`, e.g. "total.dram_bytes", "group.latency", "layer.buf_x".
+void addTotalsRows(MetricGrid& grid, const QString& prefix);
+void showTotals(MetricGrid& grid, const QString& prefix, const Totals& cur, const Totals* prev,
+                const Hardware& hw);
+
+void addGroupRows(MetricGrid& grid, const QString& prefix);
+void showGroup(MetricGrid& grid, const QString& prefix, const GroupMetrics& cur,
+               const GroupMetrics* prev, const Hardware& hw);
+
+void addLayerRows(MetricGrid& grid, const QString& prefix);
+void showLayer(MetricGrid& grid, const QString& prefix, const LayerMetrics& cur,
+               const LayerMetrics* prev, const Hardware& hw);
+
+// The counterpart of a group / layer in the metrics before the last edit: groups are matched
+// by name (indices shift when groups are fused or split), layers by id and name.
+const GroupMetrics* findGroupMetrics(const Metrics* m, const std::string& name);
+const LayerMetrics* findLayerMetrics(const Metrics* m, LayerId id, const std::string& name);
+
+// Bytes of a DRAM split at the hardware's precisions (MODELS.md §0: inputs/outputs at
+// act_bits, weights at weight_bits, partial sums at psum_bits).
+double trafficBytes(const Traffic& t, const Precision& p);
+
+} // namespace lf
