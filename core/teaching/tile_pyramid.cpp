@@ -125,8 +125,19 @@ TilePyramid tilePyramid(const Network& net, const Hardware& hw, const Schedule& 
     p.tiles_y = ceilDiv(bottom.out.h, p.tile_h);
     p.tiles_x = ceilDiv(bottom.out.w, p.tile_w);
     p.capacity_elements = hw.buffer.bytes * 8 / std::max(1, hw.precision.act_bits);
-    // The largest region of each map over all steps.
-    for (int k = 0; k < p.steps(); ++k) {
+    // The largest region of each map. A region's size depends only on how far its tile is
+    // from the map's borders (clipping shrinks it), so the tiles next to each border and the
+    // middle ones cover every size — a few dozen steps instead of all of them.
+    auto probes = [](int64_t n) {
+        std::vector<int64_t> v;
+        for (int64_t c : {int64_t(0), int64_t(1), int64_t(2), n / 2 - 1, n / 2, n / 2 + 1, n - 3, n - 2, n - 1})
+            if (c >= 0 && c < n && std::find(v.begin(), v.end(), c) == v.end()) v.push_back(c);
+        return v;
+    };
+    std::vector<int> sample;
+    for (int64_t ty : probes(p.tiles_y))
+        for (int64_t tx : probes(p.tiles_x)) sample.push_back(int(ty * p.tiles_x + tx));
+    for (int k : sample) {
         const PyramidStep s = p.step(k);
         for (size_t q = 0; q < p.levels.size(); ++q) {
             p.levels[q].tile_w = std::max(p.levels[q].tile_w, s.levels[q].region.w);

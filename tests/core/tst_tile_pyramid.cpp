@@ -7,6 +7,8 @@
 
 #include <QtTest>
 
+#include <random>
+
 using namespace lf;
 
 class TestTilePyramid : public QObject {
@@ -15,6 +17,7 @@ private slots:
     void threeLayer3x3Extents();
     void overlapsRecomputedOrReused();
     void stridedAndPaddedLayers();
+    void largestRegionsMatchAllSteps();
 };
 
 namespace {
@@ -104,6 +107,42 @@ layers:
     const PyramidStep s5 = p.step(5);
     QCOMPARE(s5.levels[1].region, (Rect{1, 1, 4, 4}));
     QCOMPARE(s5.levels[0].region, (Rect{1, 1, 9, 9}));
+}
+
+void TestTilePyramid::largestRegionsMatchAllSteps() {
+    // The pyramid finds each map's largest region from a few probe tiles; on random deep
+    // chains it must equal the maximum over every step.
+    std::mt19937 rng(5);
+    const Hardware hw = test::bundledHardware("convfusion-40nm");
+    for (int trial = 0; trial < 40; ++trial) {
+        std::string y = "format: layerfuse/network@1\nname: r\ninputs:\n  - {name: in, channels: 2, height: 40, width: 33}\nlayers:\n";
+        const int depth = 2 + int(rng() % 5);
+        std::string prev = "in";
+        for (int k = 0; k < depth; ++k) {
+            const int kern = 1 + int(rng() % 3), stride = 1 + int(rng() % 2), pad = int(rng() % 2);
+            y += "  - {name: c" + std::to_string(k) + ", type: conv, inputs: [" + prev + "], out_channels: 2, kernel: " +
+                 std::to_string(kern) + ", stride: " + std::to_string(stride) + ", padding: " + std::to_string(pad) + "}\n";
+            prev = "c" + std::to_string(k);
+        }
+        const Network net = test::networkFromYaml(y);
+        std::vector<LayerId> ids(net.computeIds().begin(), net.computeIds().end());
+        Schedule s = test::fused(defaultSchedule(net, hw), net, ids, Strategy::reuse, "all");
+        const Layer& last = net.layer(ids.back());
+        s.groups[0].out_tile = OutputTile{1 + int64_t(rng() % uint64_t(last.out.h)), 1 + int64_t(rng() % uint64_t(last.out.w))};
+        const TilePyramid p = tilePyramid(net, hw, s, 0);
+        std::vector<int64_t> w(p.levels.size(), 0), h(p.levels.size(), 0);
+        for (int k = 0; k < p.steps(); ++k) {
+            const PyramidStep st = p.step(k);
+            for (size_t q = 0; q < p.levels.size(); ++q) {
+                w[q] = std::max(w[q], st.levels[q].region.w);
+                h[q] = std::max(h[q], st.levels[q].region.h);
+            }
+        }
+        for (size_t q = 0; q < p.levels.size(); ++q) {
+            QCOMPARE(p.levels[q].tile_w, w[q]);
+            QCOMPARE(p.levels[q].tile_h, h[q]);
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestTilePyramid)
