@@ -14,7 +14,7 @@ set(expected
     share/doc/layerfuse/file-formats.md
     share/layerfuse/examples/networks/resnet18.net.yaml
     share/layerfuse/examples/hardware/hwff-config-1.hw.yaml)
-if(GUI)
+if(GUI STREQUAL "1")
     list(APPEND expected bin/layerfuse)
 endif()
 foreach(f IN LISTS expected)
