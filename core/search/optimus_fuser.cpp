@@ -314,7 +314,16 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
         return c;
     };
     rules.prune_hopeless = opt.prune_hopeless;
-    rules.threads = opt.threads > 0 ? opt.threads : 2;
+    // A second thread pays off only when the group space is large, i.e. with wide fan-outs
+    // (2^max|succ| groups per vertex, §4.4); for chains and residual nets its start-up costs
+    // more than it saves.
+    if (opt.threads > 0) {
+        rules.threads = opt.threads;
+    } else {
+        size_t fanout = 0;
+        for (LayerId v = 0; v < net.size(); ++v) fanout = std::max(fanout, net.successors(v).size());
+        rules.threads = fanout >= 3 ? 2 : 1;
+    }
     const OptimusGroupSpace space(net, rules, classify, [&] { return control.cancelled(); });
     if (space.cancelled()) {
         res.cancelled = true;

@@ -55,7 +55,8 @@ struct OptimusFuserOptions {
     // groups formed are fewer. Off, every candidate group is formed and counted as the
     // paper counts them (Table 5). Only FuserCost::optimus has such a bound.
     bool prune_hopeless = true;
-    int threads = 0; // threads costing candidate groups (0: two); the result does not depend on it
+    int threads = 0; // threads costing candidate groups (0: two for wide fan-outs, else one);
+                     // the result does not depend on it
 };
 
 struct OptimusFuserResult {

@@ -53,6 +53,7 @@ void optimusDp(benchmark::State& st, bool online, bool full) {
     OptimusFuserOptions opt;
     opt.online = online;
     opt.prune_hopeless = !full;
+    opt.threads = int(st.range(1));
     // Optimus counts VGG's 13 conv and 5 pool operators, not its fc layers.
     if (std::string(t.net) == "vgg16") opt.fusible = {LayerType::conv, LayerType::pool};
     const OptimusLookupTable table = buildOptimusLookupTable(net, hw, opt.fusible);
@@ -62,7 +63,7 @@ void optimusDp(benchmark::State& st, bool online, bool full) {
         r = optimusFuse(net, hw, opt);
         st.SetIterationTime(r.seconds); // the DP alone, as Table 5 (not the schedule built after)
     }
-    st.SetLabel(t.net);
+    st.SetLabel(std::string(t.net) + (st.range(1) == 0 ? "" : st.range(1) == 1 ? " (1 thread)" : " (2 threads)"));
     st.counters["operators"] = r.operators;
     st.counters["groups_evaluated"] = double(r.groups_evaluated);
     st.counters["paper_groups"] = double(t.groups);
@@ -80,21 +81,21 @@ void BM_OptimusDpOnline(benchmark::State& st) {
     optimusDp(st, true, false);
 }
 BENCHMARK(BM_OptimusDp)
-    ->DenseRange(0, 4)
+    ->ArgsProduct({{0, 1, 2, 3, 4}, {0, 1, 2}})
     ->UseManualTime()
     ->MeasureProcessCPUTime()
     ->Unit(benchmark::kMillisecond)
     ->Repetitions(7)
     ->ReportAggregatesOnly(true);
 BENCHMARK(BM_OptimusDpFull)
-    ->DenseRange(0, 4)
+    ->ArgsProduct({{0, 1, 2, 3, 4}, {0}})
     ->UseManualTime()
     ->MeasureProcessCPUTime()
     ->Unit(benchmark::kMillisecond)
     ->Repetitions(5)
     ->ReportAggregatesOnly(true);
 BENCHMARK(BM_OptimusDpOnline)
-    ->DenseRange(0, 4)
+    ->ArgsProduct({{0, 1, 2, 3, 4}, {0}})
     ->UseManualTime()
     ->MeasureProcessCPUTime()
     ->Unit(benchmark::kMillisecond)
