@@ -1,0 +1,91 @@
+// Document: the open project — network, hardware and schedule, its file and view state —
+// and the QUndoStack of every edit made to it. Views never change it directly: their
+// intents arrive here, are validated, and become undo commands. A refused edit leaves the
+// document untouched and reports why (returned, and through editRefused()).
+#pragma once
+
+#include "io/project_yaml.h"
+#include "studio_state.h"
+
+#include <QObject>
+#include <QString>
+
+#include <vector>
+
+class QUndoStack;
+
+namespace lf {
+
+class Document : public QObject {
+    Q_OBJECT
+  public:
+    explicit Document(QObject* parent = nullptr);
+    ~Document() override;
+
+    // Opens a new project: replaces everything and clears the undo history.
+    void reset(Network network, Hardware hardware, Schedule schedule, const QString& filePath = {},
+               const ProjectViewState& view = {});
+
+    const Network& network() const { return network_; }
+    const Hardware& hardware() const { return hardware_; }
+    const Schedule& schedule() const { return schedule_; }
+    // The state views show (metrics come from the Evaluator).
+    StudioState state() const;
+    // The whole project (for saving), with `view` as given.
+    Project project(const ProjectViewState& view) const;
+    const ProjectViewState& loadedView() const { return loadedView_; }
+
+    QString filePath() const { return filePath_; }
+    // The file name, or the network's name for an unsaved project.
+    QString displayName() const;
+    bool isModified() const;
+    // Marks the current state as saved under `path`.
+    void markSaved(const QString& path);
+    // Marks a restored (recovered) document as unsaved.
+    void markModified();
+
+    QUndoStack* undoStack() const { return undo_; }
+
+    struct EditResult {
+        bool ok = false;
+        QString message;    // the reason when refused
+        QString focusGroup; // the group an edit created or grew
+    };
+
+    EditResult fuse(std::vector<LayerId> layers);
+    EditResult splitAt(LayerId layer);
+    EditResult ungroup(int groupIndex);
+    EditResult mergeGroups(std::vector<int> groupIndices);
+    EditResult moveLayer(LayerId layer, int groupIndex);
+    EditResult setLayerSchedule(LayerId layer, const LayerSchedule& schedule, const QString& text,
+                                int mergeId);
+    EditResult setGroup(int groupIndex, const FusionGroup& group, const QString& text, int mergeId);
+    EditResult setHardware(const Hardware& hardware, const QString& text, int mergeId);
+    // Replaces the whole schedule (schedule import, automatic tools).
+    EditResult setSchedule(Schedule schedule, const QString& text);
+
+  signals:
+    void documentReset();
+    // Hardware or schedule changed (an edit, undo or redo).
+    void changed();
+    void modifiedChanged(bool modified);
+    void filePathChanged(const QString& path);
+    void editRefused(const QString& reason);
+
+  private:
+    friend class DocumentCommand;
+    void applyValues(const Hardware* hardware, const Schedule* schedule);
+    EditResult refuse(const QString& reason);
+    EditResult pushSchedule(Schedule after, const QString& text, int mergeId,
+                            const QString& focus = {});
+
+    Network network_;
+    Hardware hardware_;
+    Schedule schedule_;
+    QString filePath_;
+    ProjectViewState loadedView_;
+    QUndoStack* undo_;
+    bool forcedModified_ = false;
+};
+
+} // namespace lf

@@ -1,0 +1,59 @@
+// The Layers dock: every layer of the network in a sortable, filterable table (type, output
+// shape, group, MACs, DRAM traffic, energy). Selecting rows selects the layers on the canvas
+// and back.
+#pragma once
+
+#include "studio_state.h"
+
+#include <QAbstractTableModel>
+#include <QWidget>
+
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace lf {
+
+class LayerTableModel : public QAbstractTableModel {
+    Q_OBJECT
+  public:
+    enum Column { Name, Group, Macs, Dram, Energy, Output, Type, ColumnCount };
+    explicit LayerTableModel(QObject* parent = nullptr);
+
+    void setState(const StudioState& state);
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    static constexpr int SortRole = Qt::UserRole + 1;
+    static constexpr int LayerIdRole = Qt::UserRole + 2;
+
+  private:
+    StudioState state_;
+};
+
+class LayerList : public QWidget {
+    Q_OBJECT
+  public:
+    explicit LayerList(QWidget* parent = nullptr);
+
+    void setState(const lf::StudioState& state);
+    void setSelection(const lf::StudioSelection& selection);
+    LayerTableModel* model() const { return model_; }
+    QTableView* view() const { return view_; }
+
+  signals:
+    void selectionRequested(const lf::StudioSelection& selection);
+
+  private:
+    void onViewSelectionChanged();
+
+    LayerTableModel* model_;
+    QSortFilterProxyModel* proxy_;
+    QTableView* view_;
+    QLineEdit* filter_;
+    bool syncing_ = false;
+    bool sized_ = false;
+};
+
+} // namespace lf

@@ -1,0 +1,96 @@
+// layerfuse: the studio. `layerfuse [PROJECT | NETWORK | EXAMPLE]`.
+#include "examples/bundled.h"
+#include "graph/graph_canvas.h"
+#include "main_window.h"
+#include "studio_style.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include <clocale>
+#include <cstdio>
+
+namespace {
+
+QString defaultExample() {
+    if (lf::findBundled(lf::BundledKind::network, lf::kDefaultNetwork))
+        return QString::fromLatin1(lf::kDefaultNetwork.data(),
+                                   qsizetype(lf::kDefaultNetwork.size()));
+    for (const lf::BundledFile& f : lf::bundledFiles())
+        if (f.kind == lf::BundledKind::network) return QString::fromLatin1(f.name);
+    return {};
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QElapsedTimer sinceStart;
+    sinceStart.start();
+    QApplication app(argc, argv);
+    // Graphviz and some readers parse numbers with the C library: keep its numeric locale "C".
+    std::setlocale(LC_NUMERIC, "C");
+    QCoreApplication::setOrganizationName(QStringLiteral("LayerFuse"));
+    QCoreApplication::setApplicationName(QStringLiteral("LayerFuse"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(LAYERFUSE_VERSION));
+    QGuiApplication::setApplicationDisplayName(QStringLiteral("LayerFuse"));
+    QGuiApplication::setDesktopFileName(
+        QStringLiteral("org.layerfuse.LayerFuse")); // packaging/*.desktop
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "LayerFuse — a design studio for layer-fusion scheduling of CNNs on accelerators."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(
+        QStringLiteral("file"),
+        QStringLiteral(
+            "A project (.lfproj), a network (.net.yaml, .onnx) or the name of a bundled example "
+            "(default: %1).")
+            .arg(defaultExample()));
+    const QCommandLineOption themeOption(QStringLiteral("theme"),
+                                         QStringLiteral("Colours: system, light or dark."),
+                                         QStringLiteral("mode"));
+    const QCommandLineOption resetLayout(
+        QStringLiteral("reset-layout"),
+        QStringLiteral("Ignore the saved window size and panel layout."));
+    const QCommandLineOption noRecovery(
+        QStringLiteral("no-recovery"),
+        QStringLiteral("Do not offer to restore work left by a crashed session."));
+    const QCommandLineOption quitAfterPaint(
+        QStringLiteral("quit-after-first-paint"),
+        QStringLiteral("Quit as soon as the graph has been painted; print the time since start "
+                       "(startup benchmark)."));
+    parser.addOptions({themeOption, resetLayout, noRecovery, quitAfterPaint});
+    parser.process(app);
+
+    const bool timing = parser.isSet(quitAfterPaint);
+    lf::gui::applyStudioStyle(app, lf::gui::ThemeMode::system);
+    lf::MainWindow::Options options;
+    options.restoreSettings = !parser.isSet(resetLayout) && !timing;
+    options.autosave = !timing;
+    options.offerRecovery = !parser.isSet(noRecovery) && !timing;
+    lf::MainWindow window(options);
+    if (parser.isSet(themeOption))
+        window.setTheme(lf::gui::themeModeFromName(parser.value(themeOption)));
+    window.show();
+
+    if (timing) {
+        QObject::connect(window.canvas(), &lf::graph::GraphCanvas::firstPaint, &app, [&] {
+            std::printf("first paint after %lld ms\n",
+                        static_cast<long long>(sinceStart.elapsed()));
+            std::fflush(stdout);
+            QTimer::singleShot(0, &app, &QCoreApplication::quit);
+        });
+        QTimer::singleShot(30000, &app, [] { QCoreApplication::exit(2); });
+    }
+
+    const QStringList args = parser.positionalArguments();
+    const QString first = args.isEmpty() ? defaultExample() : args.front();
+    // A file that cannot be opened is reported; the default example keeps the studio useful.
+    if (!first.isEmpty() && !window.openPath(first) && !args.isEmpty())
+        window.openPath(defaultExample());
+    if (!timing) QTimer::singleShot(0, &window, [&window] { window.offerRecovery(); });
+    return app.exec();
+}

@@ -1,0 +1,242 @@
+// The studio's speed goals (issue 4): Graphviz layout of ResNet-50 <= 300 ms, one edit on
+// ResNet-50 until the panels and canvas show it <= 50 ms, start to first painted canvas
+// <= 1.5 s; and a 1,000-layer network laid out and painted at any zoom. Runs offscreen.
+#include "examples/bundled.h"
+#include "graph/graph_canvas.h"
+#include "graph/graph_scene.h"
+#include "graph/graph_view.h"
+#include "graph/layouter.h"
+#include "io/network_yaml.h"
+#include "main_window.h"
+#include "models/evaluate.h"
+#include "network/network.h"
+#include "schedule_edits.h"
+
+#include <benchmark/benchmark.h>
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QImage>
+#include <QPainter>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTimer>
+#include <QUndoStack>
+
+#include <chrono>
+#include <clocale>
+#include <stdexcept>
+
+using namespace lf;
+
+namespace {
+
+Network bundled(const char* name) {
+    auto n = loadBundledNetwork(name);
+    if (!n) throw std::runtime_error(n.error().toString());
+    return *n;
+}
+
+StudioState stateOf(const Network& net) {
+    StudioState s;
+    s.network = net;
+    auto hw = loadBundledHardware(kDefaultHardware);
+    s.hardware = hw ? *hw : Hardware{};
+    s.schedule = defaultSchedule(net, s.hardware);
+    return s;
+}
+
+Network deepNetwork(int blocks) {
+    std::string y = "format: layerfuse/network@1\nname: Deep\ninputs:\n  - {name: x, channels: 16, "
+                    "height: 32, width: 32}\nlayers:\n";
+    std::string prev = "x";
+    for (int b = 0; b < blocks; ++b) {
+        const std::string p = "b" + std::to_string(b);
+        y += "  - {name: " + p + "c1, type: conv, inputs: [" + prev +
+             "], out_channels: 16, kernel: 3, padding: [1, 1]}\n";
+        y += "  - {name: " + p + "c2, type: conv, inputs: [" + p +
+             "c1], out_channels: 16, kernel: 3, padding: [1, 1]}\n";
+        y += "  - {name: " + p + "add, type: add, inputs: [" + prev + ", " + p + "c2]}\n";
+        prev = p + "add";
+    }
+    auto n = readNetworkYaml(y, "deep.net.yaml");
+    if (!n) throw std::runtime_error(n.error().toString());
+    return *n;
+}
+
+// The request the canvas makes for a network (measured node sizes, fused clusters).
+graph::LayoutRequest requestFor(const StudioState& s) {
+    graph::GraphScene scene;
+    scene.setState(s);
+    return scene.lastRequest();
+}
+
+void BM_LayoutResNet50(benchmark::State& state) {
+    const graph::LayoutRequest req = requestFor(stateOf(bundled("resnet50")));
+    auto layouter = graph::makeGraphvizLayouter();
+    for (auto _ : state) {
+        auto res = layouter->layout(req);
+        if (!res.ok) state.SkipWithError(res.error.c_str());
+        benchmark::DoNotOptimize(res);
+    }
+    state.counters["nodes"] = double(req.nodes.size());
+}
+BENCHMARK(BM_LayoutResNet50)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+// Every bottleneck block of ResNet-50 fused: 16 clusters.
+void BM_LayoutResNet50Fused(benchmark::State& state) {
+    StudioState s = stateOf(bundled("resnet50"));
+    const int blocks[] = {3, 4, 6, 3};
+    for (int stage = 1; stage <= 4; ++stage)
+        for (int b = 0; b < blocks[stage - 1]; ++b) {
+            const std::string p = "layer" + std::to_string(stage) + "." + std::to_string(b) + ".";
+            std::vector<LayerId> layers;
+            for (const char* n : {"conv1", "conv2", "conv3", "downsample", "add"})
+                if (const LayerId id = s.network.find(p + n); id != kNoLayer) layers.push_back(id);
+            ScheduleEdit e = fuseLayers(s.network, s.hardware, s.schedule, layers);
+            if (!e.ok) {
+                state.SkipWithError(e.reason.c_str());
+                return;
+            }
+            s.schedule = e.schedule;
+        }
+    const graph::LayoutRequest req = requestFor(s);
+    auto layouter = graph::makeGraphvizLayouter();
+    for (auto _ : state) {
+        auto res = layouter->layout(req);
+        if (!res.ok) state.SkipWithError(res.error.c_str());
+        benchmark::DoNotOptimize(res);
+    }
+    state.counters["clusters"] = double(req.clusters.size());
+}
+BENCHMARK(BM_LayoutResNet50Fused)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+void BM_Layout1000Layers(benchmark::State& state) {
+    const Network net = deepNetwork(334);
+    StudioState s;
+    s.network = net;
+    normalize(s.schedule, net);
+    const graph::LayoutRequest req = requestFor(s);
+    auto layouter = graph::makeGraphvizLayouter();
+    for (auto _ : state) {
+        auto res = layouter->layout(req);
+        if (!res.ok) state.SkipWithError(res.error.c_str());
+        benchmark::DoNotOptimize(res);
+    }
+    state.counters["nodes"] = double(req.nodes.size());
+}
+BENCHMARK(BM_Layout1000Layers)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+// One frame of the 1,000-layer canvas at a zoom (level of detail keeps far zooms cheap).
+void BM_Paint1000Layers(benchmark::State& state) {
+    const double zoom = double(state.range(0)) / 100.0;
+    const Network net = deepNetwork(334);
+    StudioState s;
+    s.network = net;
+    normalize(s.schedule, net);
+    graph::GraphCanvas canvas;
+    canvas.resize(1000, 700);
+    canvas.setState(s);
+    canvas.show();
+    canvas.setZoom(zoom);
+    canvas.setViewCenter(canvas.scene()->graphRect().center());
+    QImage frame(canvas.view()->viewport()->size(), QImage::Format_ARGB32_Premultiplied);
+    for (auto _ : state) {
+        QPainter p(&frame);
+        canvas.view()->render(&p);
+    }
+    state.counters["zoom_percent"] = double(state.range(0));
+}
+BENCHMARK(BM_Paint1000Layers)
+    ->Arg(5)
+    ->Arg(25)
+    ->Arg(100)
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(1.0);
+
+MainWindow::Options benchOptions() {
+    MainWindow::Options o;
+    o.restoreSettings = false;
+    o.autosave = false;
+    o.offerRecovery = false;
+    return o;
+}
+
+// Waits (event loop running) until the window published a state with metrics.
+bool waitPublished(MainWindow& w, int timeoutMs = 10000) {
+    QEventLoop loop;
+    bool got = false;
+    auto c = QObject::connect(&w, &MainWindow::statePublished, &loop, [&] {
+        got = true;
+        loop.quit();
+    });
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    QObject::disconnect(c);
+    return got;
+}
+
+// Edit → evaluated on the worker → every panel, chart and the canvas updated and repainted.
+void BM_EditToUpdateResNet50(benchmark::State& state) {
+    MainWindow w(benchOptions());
+    w.resize(1280, 800);
+    w.show();
+    w.openBundled(QStringLiteral("resnet50"));
+    if (!waitPublished(w)) state.SkipWithError("no first state");
+    const Network& net = w.document()->network();
+    const std::vector<LayerId> layers{net.find("layer2.1.conv1"), net.find("layer2.1.conv2")};
+    bool fused = false;
+    for (auto _ : state) {
+        const auto start = std::chrono::steady_clock::now();
+        if (!fused)
+            w.document()->fuse(layers);
+        else
+            w.document()->undoStack()->undo();
+        fused = !fused;
+        if (!waitPublished(w)) state.SkipWithError("no state");
+        QCoreApplication::processEvents(); // the repaint the update scheduled
+        state.SetIterationTime(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+}
+BENCHMARK(BM_EditToUpdateResNet50)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(40);
+
+// `layerfuse --quit-after-first-paint`: process start to the first painted canvas.
+void BM_StartToFirstPaint(benchmark::State& state) {
+    double inProcess = 0;
+    for (auto _ : state) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        p.setProcessEnvironment(env);
+        const auto start = std::chrono::steady_clock::now();
+        p.start(QStringLiteral(LAYERFUSE_STUDIO_PATH),
+                {QStringLiteral("--quit-after-first-paint")});
+        if (!p.waitForFinished(30000) || p.exitCode() != 0) {
+            state.SkipWithError("the studio did not paint");
+            break;
+        }
+        state.SetIterationTime(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        const QByteArray out = p.readAllStandardOutput();
+        const int at = out.indexOf("after ");
+        if (at >= 0) inProcess += out.mid(at + 6).split(' ').front().toDouble();
+    }
+    state.counters["in_process_ms"] =
+        benchmark::Counter(inProcess, benchmark::Counter::kAvgIterations);
+}
+BENCHMARK(BM_StartToFirstPaint)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
+
+} // namespace
+
+int main(int argc, char** argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    std::setlocale(LC_NUMERIC, "C");
+    QStandardPaths::setTestModeEnabled(true);
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

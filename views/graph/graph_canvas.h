@@ -1,0 +1,89 @@
+// GraphCanvas: the studio's DAG canvas widget — a GraphView on a GraphScene plus a find bar
+// and the colour-by legend. It shows StudioState snapshots and emits intents (selection,
+// move a layer to a group); the window owns the actions and the document.
+#pragma once
+
+#include "graph/color_scale.h"
+#include "studio_state.h"
+
+#include <QList>
+#include <QWidget>
+
+class QAction;
+class QCompleter;
+class QLineEdit;
+class QToolButton;
+
+namespace lf::graph {
+
+class GraphScene;
+class GraphView;
+class HeatLegend;
+
+class GraphCanvas : public QWidget {
+    Q_OBJECT
+  public:
+    explicit GraphCanvas(QWidget* parent = nullptr);
+    ~GraphCanvas() override;
+
+    void setState(const lf::StudioState& state);
+    void setSelection(const lf::StudioSelection& selection);
+
+    void setColorBy(ColorBy mode);
+    ColorBy colorBy() const;
+
+    double zoom() const;
+    void setZoom(double zoom);
+    void zoomIn();
+    void zoomOut();
+    void fitToView();
+    // Scroll position as the scene point at the viewport centre (saved in projects).
+    QPointF viewCenter() const;
+    void setViewCenter(const QPointF& scenePos);
+
+    // Find a layer by (part of) its name: selects it and centres it. False when not found.
+    bool findLayer(const QString& name);
+    void showFindBar();
+    void centerOnLayer(LayerId id);
+
+    // Actions offered by the context menu (owned by the caller).
+    void setContextActions(const QList<QAction*>& actions);
+
+    bool exportSvg(const QString& path, QString* error) const;
+    bool exportPng(const QString& path, QString* error) const;
+    QImage renderImage(double scale) const;
+
+    GraphScene* scene() const { return scene_; }
+    GraphView* view() const { return view_; }
+    double lastLayoutMs() const { return lastLayoutMs_; }
+
+  signals:
+    void selectionRequested(const lf::StudioSelection& selection);
+    void layerMoveRequested(lf::LayerId layer, int groupIndex);
+    void statusMessage(const QString& message);
+    void zoomChanged(double zoom);
+    void firstPaint();
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+  private:
+    void placeOverlays();
+    void updateSceneRect();
+    void initialView();
+    void updateCompleter();
+
+    GraphScene* scene_;
+    GraphView* view_;
+    HeatLegend* legend_;
+    QWidget* findBar_;
+    QLineEdit* findEdit_;
+    QCompleter* completer_ = nullptr;
+    QList<QAction*> contextActions_;
+    double lastLayoutMs_ = 0;
+    bool pendingInitialView_ = false;
+};
+
+} // namespace lf::graph

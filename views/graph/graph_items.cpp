@@ -1,0 +1,251 @@
+#include "graph/graph_items.h"
+
+#include "graph/color_scale.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPainterPathStroker>
+#include <QStyleOptionGraphicsItem>
+
+#include <algorithm>
+#include <cmath>
+
+namespace lf::graph {
+
+namespace {
+
+constexpr double kPad = 8;
+constexpr double kBarHeight = 4;
+
+double lodOf(const QStyleOptionGraphicsItem* option, const QPainter* p) {
+    return option->levelOfDetailFromTransform(p->worldTransform());
+}
+
+void drawFillBar(QPainter* p, const QRectF& r, double ratio, const CanvasTheme& t) {
+    p->setPen(Qt::NoPen);
+    p->setBrush(t.barTrack);
+    p->drawRoundedRect(r, r.height() / 2, r.height() / 2);
+    const double f = std::clamp(ratio, 0.0, 1.0);
+    if (f > 0) {
+        p->setBrush(ratio > 1.0 ? t.overCapacity : t.barFill);
+        p->drawRoundedRect(
+            QRectF(r.topLeft(), QSizeF(std::max(r.height(), r.width() * f), r.height())),
+            r.height() / 2, r.height() / 2);
+    }
+}
+
+} // namespace
+
+// --- NodeItem -------------------------------------------------------------------------------
+
+NodeItem::NodeItem(LayerId id, const ItemStyle* style) : id_(id), style_(style) {
+    setFlag(ItemIsSelectable);
+    setAcceptHoverEvents(false);
+    setZValue(2);
+}
+
+void NodeItem::setLook(const Look& look) {
+    look_ = look;
+    update();
+}
+
+void NodeItem::setSize(QSizeF size) {
+    if (size == size_) return;
+    prepareGeometryChange();
+    size_ = size;
+}
+
+QRectF NodeItem::boundingRect() const {
+    return QRectF(QPointF(-2, -2), size_ + QSizeF(4, 4));
+}
+
+void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
+    const CanvasTheme& t = *style_->theme;
+    const QRectF r(QPointF(0, 0), size_);
+    const double lod = lodOf(option, p);
+    const bool selected = isSelected();
+    if (lod < kLodShapes) {
+        p->fillRect(r, selected ? t.selection : look_.fill);
+        return;
+    }
+    QPen pen(look_.border, 1.0);
+    if (look_.overCapacity)
+        pen = QPen(t.overCapacity, 2.0);
+    else if (look_.invalid)
+        pen = QPen(t.invalid, 2.0, Qt::DashLine);
+    if (look_.dropTarget) pen = QPen(t.dropTarget, 2.5, Qt::DashLine);
+    if (selected) pen = QPen(t.selection, 3.0);
+    pen.setCosmetic(lod < kLodText);
+    p->setPen(pen);
+    p->setBrush(look_.fill);
+    p->drawRoundedRect(r, 6, 6);
+    if (lod < kLodText) return;
+
+    const double w = r.width() - 2 * kPad;
+    double y = kPad;
+    auto line = [&](const QString& text, const QFont& font, const QColor& color) {
+        const QFontMetricsF fm(font);
+        p->setFont(font);
+        p->setPen(color);
+        p->drawText(QRectF(kPad, y, w, fm.height()), Qt::AlignHCenter | Qt::AlignTop,
+                    fm.elidedText(text, Qt::ElideMiddle, w));
+        y += fm.height();
+    };
+    QColor muted = look_.text;
+    muted.setAlphaF(0.75f);
+    line(look_.name, style_->nameFont, look_.text);
+    line(look_.detail, style_->detailFont, muted);
+    line(look_.shape, style_->detailFont, muted);
+    if (look_.fill_ratio)
+        drawFillBar(p, QRectF(kPad, r.height() - kBarHeight - 5, w, kBarHeight), *look_.fill_ratio,
+                    t);
+}
+
+// --- EdgeItem -------------------------------------------------------------------------------
+
+EdgeItem::EdgeItem(LayerId tail, LayerId head, const ItemStyle* style)
+    : tail_(tail), head_(head), style_(style) {
+    setZValue(1);
+    setAcceptedMouseButtons(Qt::NoButton);
+}
+
+void EdgeItem::setRoute(const QPainterPath& path, std::optional<QPointF> arrowTip) {
+    prepareGeometryChange();
+    path_ = path;
+    arrow_.clear();
+    if (arrowTip && !path.isEmpty()) {
+        const QPointF base = path.currentPosition();
+        QPointF dir = *arrowTip - base;
+        const double len = std::hypot(dir.x(), dir.y());
+        if (len > 0.01) {
+            dir /= len;
+            const QPointF normal(-dir.y(), dir.x());
+            const double halfWidth = std::max(3.0, len * 0.4);
+            arrow_ << *arrowTip << base + normal * halfWidth << base - normal * halfWidth;
+        }
+    }
+    recompute();
+}
+
+void EdgeItem::setLabel(const QString& label) {
+    if (label == label_) return;
+    prepareGeometryChange();
+    label_ = label;
+    recompute();
+}
+
+void EdgeItem::recompute() {
+    // The tensor size sits just below its producer, clear of cluster captions further down.
+    if (path_.isEmpty()) {
+        labelPos_ = QPointF();
+    } else {
+        const QFontMetricsF fm(style_->edgeFont);
+        const double length = path_.length();
+        const double at = length > 0 ? std::min(0.5, (fm.ascent() + 3) / length) : 0.0;
+        labelPos_ = path_.pointAtPercent(path_.percentAtLength(at * length)) + QPointF(5, 0);
+    }
+    bounds_ = path_.boundingRect() | arrow_.boundingRect();
+    if (!label_.isEmpty()) {
+        const QFontMetricsF fm(style_->edgeFont);
+        bounds_ |= QRectF(labelPos_ - QPointF(0, fm.ascent()),
+                          QSizeF(fm.horizontalAdvance(label_) + 2, fm.height()));
+    }
+    bounds_.adjust(-2, -2, 2, 2);
+    shape_ = QPainterPath(); // built on the first hit test: most edges are never hit-tested
+}
+
+QRectF EdgeItem::boundingRect() const {
+    return bounds_;
+}
+QPainterPath EdgeItem::shape() const {
+    if (shape_.isEmpty() && !path_.isEmpty()) {
+        QPainterPathStroker stroker;
+        stroker.setWidth(6);
+        shape_ = stroker.createStroke(path_);
+        shape_.addPolygon(arrow_);
+    }
+    return shape_;
+}
+
+void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
+    const CanvasTheme& t = *style_->theme;
+    const double lod = lodOf(option, p);
+    QPen pen(t.edge, 1.3);
+    pen.setCosmetic(lod < kLodText);
+    p->setPen(pen);
+    p->setBrush(Qt::NoBrush);
+    if (lod < kLodShapes) {
+        // Straight segment between the ends: far cheaper than the spline at this size.
+        if (!path_.isEmpty()) p->drawLine(path_.pointAtPercent(0), path_.currentPosition());
+        return;
+    }
+    p->drawPath(path_);
+    if (!arrow_.isEmpty()) {
+        p->setPen(Qt::NoPen);
+        p->setBrush(t.edge);
+        p->drawPolygon(arrow_);
+    }
+    if (lod >= kLodText && !label_.isEmpty()) {
+        p->setFont(style_->edgeFont);
+        p->setPen(t.edgeLabel);
+        p->drawText(labelPos_, label_);
+    }
+}
+
+// --- GroupItem ------------------------------------------------------------------------------
+
+GroupItem::GroupItem(int key, const ItemStyle* style) : key_(key), style_(style) {
+    setZValue(0);
+}
+
+void GroupItem::setLook(const Look& look) {
+    look_ = look;
+    update();
+}
+
+void GroupItem::setRect(const QRectF& rect, double headerHeight) {
+    prepareGeometryChange();
+    rect_ = rect;
+    header_ = headerHeight;
+}
+
+bool GroupItem::inHeader(const QPointF& pos) const {
+    return rect_.contains(pos) && pos.y() <= rect_.top() + header_ + 6;
+}
+
+QRectF GroupItem::boundingRect() const {
+    return rect_.adjusted(-2, -2, 2, 2);
+}
+
+void GroupItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
+    const CanvasTheme& t = *style_->theme;
+    const double lod = lodOf(option, p);
+    QColor fill = look_.fill;
+    fill.setAlphaF(t.dark ? 0.55f : 0.6f);
+    QPen pen(look_.border, 1.2);
+    if (look_.invalid) pen = QPen(t.invalid, 2.0, Qt::DashLine);
+    if (look_.overCapacity) pen = QPen(t.overCapacity, 2.5);
+    if (look_.dropTarget || look_.selected)
+        pen = QPen(t.selection, 3.0, look_.dropTarget ? Qt::DashLine : Qt::SolidLine);
+    pen.setCosmetic(lod < kLodText);
+    p->setPen(pen);
+    p->setBrush(fill);
+    p->drawRoundedRect(rect_, 10, 10);
+    if (lod < kLodText) return;
+
+    const QFontMetricsF fm(style_->headerFont);
+    const double pad = 10;
+    const QRectF text(rect_.left() + pad, rect_.top() + 5, rect_.width() - 2 * pad, fm.height());
+    p->setFont(style_->headerFont);
+    p->setPen(t.text);
+    QString caption = look_.name;
+    if (look_.known)
+        caption += QStringLiteral("  ·  %1 %").arg(int(std::lround(look_.fill_ratio * 100)));
+    p->drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
+                fm.elidedText(caption, Qt::ElideRight, text.width()));
+    if (look_.known)
+        drawFillBar(p, QRectF(rect_.left() + pad, text.bottom() + 3, rect_.width() - 2 * pad, 5),
+                    look_.fill_ratio, t);
+}
+
+} // namespace lf::graph

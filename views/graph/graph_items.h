@@ -1,0 +1,123 @@
+// The items of the DAG canvas: layer nodes, tensor edges and fusion-group clusters. Items
+// hold display values only (texts, colours, geometry); GraphScene fills them from the
+// studio state and the layout, keyed by stable layer ids, and updates them in place.
+// Painting drops detail as the zoom shrinks (level of detail) so that networks with a
+// thousand layers stay smooth.
+#pragma once
+
+#include "network/layer.h"
+
+#include <QColor>
+#include <QFont>
+#include <QGraphicsItem>
+#include <QPainterPath>
+
+#include <optional>
+
+namespace lf::graph {
+
+struct CanvasTheme;
+
+// Shared look of all items (owned by the scene).
+struct ItemStyle {
+    const CanvasTheme* theme = nullptr;
+    QFont nameFont, detailFont, edgeFont, headerFont;
+};
+
+// Below this zoom texts are not drawn; below kLodShapes only plain shapes.
+inline constexpr double kLodText = 0.45;
+inline constexpr double kLodShapes = 0.2;
+
+class NodeItem : public QGraphicsItem {
+  public:
+    enum { Type = UserType + 101 };
+    NodeItem(LayerId id, const ItemStyle* style);
+
+    int type() const override { return Type; }
+    LayerId layerId() const { return id_; }
+
+    struct Look {
+        QString name, detail, shape;
+        QColor fill, text, border;
+        bool overCapacity = false;
+        bool invalid = false;             // its group breaks a rule (flagged, not refused)
+        std::optional<double> fill_ratio; // buffer use / capacity of its (singleton) group
+        bool dropTarget = false;
+    };
+    void setLook(const Look& look);
+    const Look& look() const { return look_; }
+    void setSize(QSizeF size);
+    QSizeF size() const { return size_; }
+    QRectF boundingRect() const override;
+    void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+  private:
+    LayerId id_;
+    const ItemStyle* style_;
+    QSizeF size_{100, 50};
+    Look look_;
+};
+
+class EdgeItem : public QGraphicsItem {
+  public:
+    enum { Type = UserType + 102 };
+    EdgeItem(LayerId tail, LayerId head, const ItemStyle* style);
+
+    int type() const override { return Type; }
+    LayerId tail() const { return tail_; }
+    LayerId head() const { return head_; }
+    void setRoute(const QPainterPath& path, std::optional<QPointF> arrowTip);
+    void setLabel(const QString& label);
+    const QPainterPath& path() const { return path_; }
+    QRectF boundingRect() const override;
+    QPainterPath shape() const override;
+    void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+  private:
+    void recompute();
+    LayerId tail_, head_;
+    const ItemStyle* style_;
+    QPainterPath path_;
+    QPolygonF arrow_;
+    QString label_;
+    QPointF labelPos_;
+    QRectF bounds_;
+    mutable QPainterPath shape_;
+};
+
+class GroupItem : public QGraphicsItem {
+  public:
+    enum { Type = UserType + 103 };
+    GroupItem(int key, const ItemStyle* style);
+
+    int type() const override { return Type; }
+    int key() const { return key_; } // the group's first layer id (stable across edits)
+
+    struct Look {
+        QString name;
+        int group_index = -1;
+        QColor fill, border;
+        double fill_ratio = 0; // buffer use / capacity
+        bool known = false;    // metrics available
+        bool overCapacity = false;
+        bool invalid = false;
+        bool selected = false;
+        bool dropTarget = false;
+    };
+    void setLook(const Look& look);
+    const Look& look() const { return look_; }
+    void setRect(const QRectF& rect, double headerHeight);
+    QRectF rect() const { return rect_; }
+    bool inHeader(const QPointF& itemPos) const;
+    QRectF boundingRect() const override;
+    void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+  private:
+    int key_;
+    const ItemStyle* style_;
+    QRectF rect_;
+    double header_ = 0;
+    Look look_;
+};
+
+} // namespace lf::graph

@@ -1,0 +1,99 @@
+// GraphScene: the DAG of the open network as QGraphicsItems, keyed by stable layer ids.
+// setState() updates the items in place; it asks the Layouter for a new layout only when
+// the network or the membership of fused groups changed (recolouring never relayouts).
+// User gestures leave the scene as intents (signals); the scene never edits the schedule.
+#pragma once
+
+#include "graph/color_scale.h"
+#include "graph/graph_items.h"
+#include "graph/layouter.h"
+#include "studio_state.h"
+
+#include <QGraphicsScene>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace lf::graph {
+
+class GraphScene : public QGraphicsScene {
+    Q_OBJECT
+  public:
+    explicit GraphScene(QObject* parent = nullptr);
+    ~GraphScene() override;
+
+    struct Update {
+        bool relaidOut = false;
+        bool networkChanged = false;
+        double layoutMs = 0;
+        QString error; // layout failure (items keep their previous geometry)
+    };
+    Update setState(const StudioState& state);
+    const StudioState& state() const { return state_; }
+
+    void setColorBy(ColorBy mode);
+    ColorBy colorBy() const { return colorBy_; }
+    const HeatValues& heat() const { return heat_; }
+    void setTheme(const CanvasTheme& theme);
+    const CanvasTheme& theme() const { return theme_; }
+    void setFonts(const QFont& base);
+
+    // Selects exactly these layers (no intent is emitted).
+    void setSelection(const StudioSelection& selection);
+    StudioSelection selection() const;
+
+    NodeItem* node(LayerId id) const;
+    const std::vector<NodeItem*>& nodes() const { return nodes_; }
+    const std::vector<EdgeItem*>& edges() const { return edges_; }
+    std::vector<GroupItem*> groupItems() const;
+    // The group a drop at `scenePos` would move a layer into (-1: none).
+    int groupIndexAt(const QPointF& scenePos, LayerId dragged) const;
+    void setDropTarget(int groupIndex);
+    // The area the graph covers (no margins).
+    QRectF graphRect() const { return graphRect_; }
+    // The last layout as plain data (request and result), for tests and exports.
+    const LayoutRequest& lastRequest() const { return request_; }
+    const LayoutResult& lastLayout() const { return layout_; }
+    LayerId findLayer(const QString& name) const;
+
+    void setLayouter(std::unique_ptr<Layouter> layouter);
+
+  signals:
+    // The user changed the selection on the canvas.
+    void selectionIntent(const lf::StudioSelection& selection);
+
+  protected:
+    void helpEvent(QGraphicsSceneHelpEvent* event) override;
+    void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
+
+  private:
+    void rebuildItems();
+    bool clustersChanged() const;
+    QString runLayout(Update& u);
+    void applyLooks();
+    void onSceneSelectionChanged();
+    double headerHeight() const;
+    QSizeF measureNode(LayerId id) const;
+
+    std::unique_ptr<Layouter> layouter_;
+    StudioState state_;
+    const void* networkKey_ = nullptr;
+    std::vector<std::vector<LayerId>> clusterMembers_; // fused groups the layout was made for
+    ItemStyle style_;
+    CanvasTheme theme_;
+    ColorBy colorBy_ = ColorBy::group;
+    HeatValues heat_;
+    std::vector<NodeItem*> nodes_; // by LayerId
+    std::vector<EdgeItem*> edges_;
+    std::map<int, GroupItem*> groups_; // by key (first layer id)
+    LayoutRequest request_;
+    LayoutResult layout_;
+    QRectF graphRect_;
+    int dropTarget_ = -1;
+    int selectedGroup_ = -1;
+    bool syncing_ = false;
+    bool sizesDirty_ = false;
+};
+
+} // namespace lf::graph
