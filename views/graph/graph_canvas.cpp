@@ -139,6 +139,9 @@ void GraphCanvas::setState(const StudioState& state) {
             view_->verticalScrollBar()->setValue(view_->verticalScrollBar()->value() +
                                                  int(std::lround(d.y())));
         }
+        // A relayout moves items and scrolls in the same frame; the scroll blits the old
+        // pixels, so repaint the whole viewport rather than leave stale fragments behind.
+        view_->viewport()->update();
     }
     legend_->setValues(scene_->colorBy(), scene_->heat());
     placeOverlays();
