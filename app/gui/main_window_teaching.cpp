@@ -3,6 +3,8 @@
 // published state and selection, their intents turned into Document edits.
 #include "main_window.h"
 
+#include "graph/graph_canvas.h"
+
 #include "teaching/compare_view.h"
 #include "teaching/explain_view.h"
 #include "teaching/lessons_view.h"
@@ -59,6 +61,7 @@ void MainWindow::createTeachingDocks() {
                 afterEdit(doc_->setGroup(index, g, text, mergeId));
             });
     connect(compare, &CompareView::groupsDiffer, this, [this](const QList<int>& groups) {
+        canvas_->setHighlightedGroups(groups);
         if (groups.isEmpty()) return;
         QStringList names;
         const Schedule& s = doc_->schedule();

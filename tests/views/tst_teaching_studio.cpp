@@ -3,6 +3,9 @@
 // targets follow, reach "Target met"; undo goes back; "Show solution" is one undoable edit;
 // the compare dock names the group an edit changed; hovering a loop outlines it on the
 // tile pyramid.
+#include "graph/graph_canvas.h"
+#include "graph/graph_items.h"
+#include "graph/graph_scene.h"
 #include "main_window.h"
 #include "teaching/compare_view.h"
 #include "teaching/explain_view.h"
@@ -139,6 +142,15 @@ void TestTeachingStudio::compareNamesTheEditedGroup() {
     QVERIFY(differ.count() >= 1);
     QCOMPARE(differ.last().at(0).value<QList<int>>(),
              QList<int>{w.document()->schedule().groupOf(conv2)});
+    // The canvas outlines exactly that group: conv2's node, no other.
+    const std::vector<int> expected{w.document()->schedule().groupOf(conv2)};
+    QCOMPARE(w.canvas()->scene()->highlightedGroups(), expected);
+    for (LayerId id = 0; id < w.document()->network().size(); ++id)
+        QCOMPARE(w.canvas()->scene()->node(id)->look().highlighted, id == conv2);
+    // Clearing the snapshot clears the outline.
+    compare->clearSnapshot();
+    QVERIFY(w.canvas()->scene()->highlightedGroups().empty());
+    QVERIFY(!w.canvas()->scene()->node(conv2)->look().highlighted);
 }
 
 void TestTeachingStudio::hoveredLoopReachesThePyramid() {

@@ -22,7 +22,7 @@ QString colorByTitle(ColorBy c); // "Group", "DRAM traffic", ... (menus, legend)
 struct CanvasTheme {
     bool dark = false;
     QColor background, nodeFill, nodeBorder, text, mutedText, edge, edgeLabel, selection,
-        clusterBorder, overCapacity, invalid, barTrack, barFill, dropTarget;
+        clusterBorder, overCapacity, invalid, barTrack, barFill, dropTarget, highlight;
     static CanvasTheme fromPalette(const QPalette& p);
 };
 

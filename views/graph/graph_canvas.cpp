@@ -147,6 +147,10 @@ void GraphCanvas::setState(const StudioState& state) {
     placeOverlays();
 }
 
+void GraphCanvas::setHighlightedGroups(const QList<int>& groups) {
+    scene_->setHighlightedGroups(std::vector<int>(groups.begin(), groups.end()));
+}
+
 void GraphCanvas::setSelection(const StudioSelection& selection) {
     scene_->setSelection(selection);
 }

@@ -28,6 +28,9 @@ class GraphCanvas : public QWidget {
 
     void setState(const lf::StudioState& state);
     void setSelection(const lf::StudioSelection& selection);
+    // Outline these groups (indices into the schedule's groups), e.g. the groups that differ
+    // from the Compare view's snapshot A; empty clears.
+    void setHighlightedGroups(const QList<int>& groups);
 
     void setColorBy(ColorBy mode);
     ColorBy colorBy() const;

@@ -73,6 +73,7 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
         pen = QPen(t.overCapacity, 2.0);
     else if (look_.invalid)
         pen = QPen(t.invalid, 2.0, Qt::DashLine);
+    if (look_.highlighted) pen = QPen(t.highlight, 3.0, Qt::DashLine);
     if (look_.dropTarget) pen = QPen(t.dropTarget, 2.5, Qt::DashLine);
     if (selected) pen = QPen(t.selection, 3.0);
     pen.setCosmetic(lod < kLodText);
@@ -225,6 +226,7 @@ void GroupItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidg
     QPen pen(look_.border, 1.2);
     if (look_.invalid) pen = QPen(t.invalid, 2.0, Qt::DashLine);
     if (look_.overCapacity) pen = QPen(t.overCapacity, 2.5);
+    if (look_.highlighted) pen = QPen(t.highlight, 3.5, Qt::DashLine);
     if (look_.dropTarget || look_.selected)
         pen = QPen(t.selection, 3.0, look_.dropTarget ? Qt::DashLine : Qt::SolidLine);
     pen.setCosmetic(lod < kLodText);

@@ -43,6 +43,7 @@ class NodeItem : public QGraphicsItem {
         bool invalid = false;             // its group breaks a rule (flagged, not refused)
         std::optional<double> fill_ratio; // buffer use / capacity of its (singleton) group
         bool dropTarget = false;
+        bool highlighted = false;         // its group differs from a compared schedule
     };
     void setLook(const Look& look);
     const Look& look() const { return look_; }
@@ -103,6 +104,7 @@ class GroupItem : public QGraphicsItem {
         bool invalid = false;
         bool selected = false;
         bool dropTarget = false;
+        bool highlighted = false; // differs from a compared schedule
     };
     void setLook(const Look& look);
     const Look& look() const { return look_; }

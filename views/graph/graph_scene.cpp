@@ -257,6 +257,8 @@ void GraphScene::applyLooks() {
             }
         }
         look.dropTarget = dropTarget_ >= 0 && gi == dropTarget_ && !fused;
+        look.highlighted = gi >= 0 && !fused &&
+                           std::find(highlighted_.begin(), highlighted_.end(), gi) != highlighted_.end();
         n->setLook(look);
     }
     for (size_t gi = 0; gi < sched.groups.size(); ++gi) {
@@ -277,11 +279,18 @@ void GraphScene::applyLooks() {
         }
         look.selected = selectedGroup_ == int(gi);
         look.dropTarget = dropTarget_ == int(gi);
+        look.highlighted = std::find(highlighted_.begin(), highlighted_.end(), int(gi)) != highlighted_.end();
         it->second->setLook(look);
     }
     if (!edges_.empty() && !layout_.edges.empty())
         for (EdgeItem* e : edges_)
             e->setLabel(tensorBytesText(net, state_.hardware, e->tail()));
+}
+
+void GraphScene::setHighlightedGroups(const std::vector<int>& groups) {
+    if (groups == highlighted_) return;
+    highlighted_ = groups;
+    applyLooks();
 }
 
 void GraphScene::setDropTarget(int groupIndex) {

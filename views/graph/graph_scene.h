@@ -41,6 +41,10 @@ class GraphScene : public QGraphicsScene {
 
     // Selects exactly these layers (no intent is emitted).
     void setSelection(const StudioSelection& selection);
+    // Groups (indices into the schedule's groups) drawn with a highlight outline, e.g. those
+    // that differ from a compared schedule; empty clears.
+    void setHighlightedGroups(const std::vector<int>& groups);
+    const std::vector<int>& highlightedGroups() const { return highlighted_; }
     StudioSelection selection() const;
 
     NodeItem* node(LayerId id) const;
@@ -68,6 +72,7 @@ class GraphScene : public QGraphicsScene {
     void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
 
   private:
+    std::vector<int> highlighted_;
     void rebuildItems();
     bool clustersChanged() const;
     QString runLayout(Update& u);
