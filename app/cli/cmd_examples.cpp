@@ -4,7 +4,9 @@
 #include "io/hardware_yaml.h"
 #include "io/network_yaml.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 
 namespace lf::cli {
@@ -13,13 +15,18 @@ Runner addExamplesCommand(CLI::App& app) {
     auto* sub = app.add_subcommand("examples", "List the bundled networks and hardware presets");
     return [sub]() {
         (void)sub;
+        // One column for the short names, as wide as the longest.
+        int width = 0;
+        for (const BundledFile& f : bundledFiles())
+            if (f.kind == BundledKind::network || f.kind == BundledKind::hardware)
+                width = std::max(width, int(std::strlen(f.name)));
         std::cout << "Networks (use the short name as NETWORK):\n";
         for (const BundledFile& f : bundledFiles()) {
             if (f.kind != BundledKind::network) continue;
             auto net = readNetworkYaml(f.text, bundledFileLabel(f));
             std::string desc = net ? net->description() : net.error().toString();
             char line[512];
-            std::snprintf(line, sizeof line, "  %-16s %s%s\n", f.name, desc.c_str(),
+            std::snprintf(line, sizeof line, "  %-*s %s%s\n", width, f.name, desc.c_str(),
                           f.name == kDefaultNetwork ? " [default]" : "");
             std::cout << line;
         }
@@ -29,7 +36,7 @@ Runner addExamplesCommand(CLI::App& app) {
             auto hw = readHardwareYaml(f.text, bundledFileLabel(f));
             std::string desc = hw ? hw->description : hw.error().toString();
             char line[512];
-            std::snprintf(line, sizeof line, "  %-16s %s%s\n", f.name, desc.c_str(),
+            std::snprintf(line, sizeof line, "  %-*s %s%s\n", width, f.name, desc.c_str(),
                           f.name == kDefaultHardware ? " [default]" : "");
             std::cout << line;
         }
