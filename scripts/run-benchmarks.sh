@@ -7,7 +7,7 @@ build="${1:-build}"
 out=docs/benchmarks
 mkdir -p "$out"
 for b in "$build"/tests/bench/bench_*; do
-    [[ -x "$b" ]] || continue
+    [[ -f "$b" && -x "$b" ]] || continue
     name=$(basename "$b")
     echo "== $name" >&2
     QT_QPA_PLATFORM=offscreen "$b" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \

@@ -134,14 +134,13 @@ void GraphCanvas::setState(const StudioState& state) {
             const QPointF now =
                 view_->mapFromScene(scene_->node(anchor)->sceneBoundingRect().center());
             const QPointF d = now - anchorViewport;
-            view_->horizontalScrollBar()->setValue(view_->horizontalScrollBar()->value() +
-                                                   int(std::lround(d.x())));
-            view_->verticalScrollBar()->setValue(view_->verticalScrollBar()->value() +
-                                                 int(std::lround(d.y())));
+            const int dx = int(std::lround(d.x())), dy = int(std::lround(d.y()));
+            view_->horizontalScrollBar()->setValue(view_->horizontalScrollBar()->value() + dx);
+            view_->verticalScrollBar()->setValue(view_->verticalScrollBar()->value() + dy);
+            // Moving items and scrolling in the same frame: the scroll blits the old pixels,
+            // which can leave stale fragments of moved items; repaint the whole viewport then.
+            if (dx != 0 || dy != 0) view_->viewport()->update();
         }
-        // A relayout moves items and scrolls in the same frame; the scroll blits the old
-        // pixels, so repaint the whole viewport rather than leave stale fragments behind.
-        view_->viewport()->update();
     }
     legend_->setValues(scene_->colorBy(), scene_->heat());
     placeOverlays();
