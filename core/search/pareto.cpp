@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -43,6 +44,14 @@ std::vector<Partial> keepFront(std::vector<Partial>& cand, MakeNode makeNode) {
         p.node = makeNode(k);
         out.push_back(p);
     }
+    return out;
+}
+
+std::vector<FrontCost> costsOf(const std::vector<Partial>& v) {
+    std::vector<FrontCost> out;
+    out.reserve(v.size());
+    for (const Partial& p : v)
+        out.push_back({p.acc, p.bits, p.macs});
     return out;
 }
 
@@ -255,24 +264,25 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
             std::vector<Partial> cand;
             std::vector<std::array<size_t, 3>> from; // (i, index in F[i], segment point)
             for (size_t i = j > depth ? j - depth : 0; i < j; ++i) {
+                if (cancelled()) {
+                    res.cancelled = true;
+                    return finish();
+                }
                 const size_t u = unitOf[s][i][j - i - 1];
                 const SegmentFront& sf = res.segment_fronts[u];
-                for (size_t a = 0; a < F[i].size(); ++a) {
-                    if (cancelled()) {
-                        res.cancelled = true;
-                        return finish();
-                    }
-                    for (size_t b = 0; b < sf.points.size(); ++b) {
-                        const SegmentPoint& q = sf.points[b];
-                        Partial c;
-                        if (!addOk(F[i][a].acc, q.dram, c.acc) ||
-                            !addOk(F[i][a].macs, q.macs, c.macs))
-                            continue;
-                        c.bits = std::max(F[i][a].bits, q.buffer_bits);
-                        cand.push_back(c);
-                        from.push_back({i, a, b});
-                    }
-                }
+                std::vector<FrontCost> segCosts;
+                segCosts.reserve(sf.points.size());
+                for (const SegmentPoint& q : sf.points)
+                    segCosts.push_back({q.dram, q.buffer_bits, q.macs});
+                sumMaxFrontPairs(costsOf(F[i]), segCosts, [&](uint32_t a, uint32_t b) {
+                    const SegmentPoint& q = sf.points[b];
+                    Partial c;
+                    if (!addOk(F[i][a].acc, q.dram, c.acc) || !addOk(F[i][a].macs, q.macs, c.macs))
+                        return;
+                    c.bits = std::max(F[i][a].bits, q.buffer_bits);
+                    cand.push_back(c);
+                    from.push_back({i, a, b});
+                });
             }
             res.combinations += int64_t(cand.size());
             F[j] = keepFront(cand, [&](size_t k) {
@@ -284,21 +294,19 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
         // the network point it joins (copying the chain keeps nodes immutable).
         std::vector<Partial> cand;
         std::vector<std::pair<size_t, size_t>> from;
-        for (size_t a = 0; a < network.size(); ++a) {
-            if (cancelled()) {
-                res.cancelled = true;
-                return finish();
-            }
-            for (size_t b = 0; b < F[n].size(); ++b) {
-                Partial c;
-                if (!addOk(network[a].acc, F[n][b].acc, c.acc) ||
-                    !addOk(network[a].macs, F[n][b].macs, c.macs))
-                    continue;
-                c.bits = std::max(network[a].bits, F[n][b].bits);
-                cand.push_back(c);
-                from.emplace_back(a, b);
-            }
+        if (cancelled()) {
+            res.cancelled = true;
+            return finish();
         }
+        sumMaxFrontPairs(costsOf(network), costsOf(F[n]), [&](uint32_t a, uint32_t b) {
+            Partial c;
+            if (!addOk(network[a].acc, F[n][b].acc, c.acc) ||
+                !addOk(network[a].macs, F[n][b].macs, c.macs))
+                return;
+            c.bits = std::max(network[a].bits, F[n][b].bits);
+            cand.push_back(c);
+            from.emplace_back(a, b);
+        });
         res.combinations += int64_t(cand.size());
         network = keepFront(cand, [&](size_t k) {
             const auto [a, b] = from[k];

@@ -58,7 +58,8 @@ struct ExplorePoint {
 struct ExploreResult {
     std::vector<ExplorePoint> front; // sorted by buffer, then DRAM accesses, then MACs
     int64_t evaluations = 0;         // closed-form layer evaluations (and model calls)
-    int64_t combinations = 0;        // partial schedules costed while combining
+    int64_t combinations = 0;        // pairs of partial schedules costed while combining
+                                     // (those a cheaper pair cannot beat are skipped)
     int64_t segments = 0;            // segments searched
     double seconds = 0;
     bool cancelled = false;

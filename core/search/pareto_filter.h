@@ -6,8 +6,9 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <iterator>
 #include <map>
-#include <numeric>
+#include <utility>
 #include <vector>
 
 namespace lf {
@@ -16,48 +17,61 @@ namespace lf {
 // in lexicographic order of their costs. Of several entries with equal costs the one with
 // the lowest index is kept, so the result does not depend on anything but the input order.
 template <size_t N, class CostFn> std::vector<uint32_t> paretoIndices(size_t n, CostFn cost) {
-    std::vector<uint32_t> idx(n);
-    std::iota(idx.begin(), idx.end(), 0u);
-    std::vector<std::array<int64_t, N>> c(n);
+    // Costs and index side by side, sorted by value: the index breaks ties, which makes the
+    // order that of a stable sort without its indirection (this sort is the serial part of
+    // the network exploration, millions of entries per step).
+    struct Entry {
+        std::array<int64_t, N> c;
+        uint32_t index;
+    };
+    std::vector<Entry> e(n);
     for (size_t k = 0; k < n; ++k)
-        c[k] = cost(k);
-    std::stable_sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) { return c[a] < c[b]; });
+        e[k] = {cost(k), uint32_t(k)};
+    std::sort(e.begin(), e.end(), [](const Entry& a, const Entry& b) {
+        for (size_t j = 0; j < N; ++j)
+            if (a.c[j] != b.c[j]) return a.c[j] < b.c[j];
+        return a.index < b.index;
+    });
     std::vector<uint32_t> keep;
     if constexpr (N == 1) {
-        if (n) keep.push_back(idx[0]);
+        if (n) keep.push_back(e[0].index);
     } else if constexpr (N == 2) {
         int64_t best = INT64_MAX;
-        for (uint32_t i : idx)
-            if (c[i][1] < best) {
-                best = c[i][1];
-                keep.push_back(i);
+        for (const Entry& x : e)
+            if (x.c[1] < best) {
+                best = x.c[1];
+                keep.push_back(x.index);
             }
     } else if constexpr (N == 3) {
         // Staircase over (c1, c2) of the kept points: keys ascending, values descending.
         std::map<int64_t, int64_t> stairs;
-        for (uint32_t i : idx) {
-            const int64_t a = c[i][1], b = c[i][2];
+        for (const Entry& x : e) {
+            const int64_t a = x.c[1], b = x.c[2];
             auto it = stairs.upper_bound(a);
             if (it != stairs.begin() && std::prev(it)->second <= b) continue; // dominated
-            keep.push_back(i);
+            keep.push_back(x.index);
             auto jt = stairs.lower_bound(a);
             while (jt != stairs.end() && jt->second >= b)
                 jt = stairs.erase(jt);
             stairs[a] = b;
         }
     } else {
-        for (uint32_t i : idx) {
+        std::vector<size_t> kept; // positions in e
+        for (size_t p = 0; p < e.size(); ++p) {
             bool dominated = false;
-            for (uint32_t j : keep) {
+            for (size_t q : kept) {
                 bool le = true;
                 for (size_t k = 1; k < N && le; ++k)
-                    le = c[j][k] <= c[i][k];
+                    le = e[q].c[k] <= e[p].c[k];
                 if (le) {
                     dominated = true;
                     break;
                 }
             }
-            if (!dominated) keep.push_back(i);
+            if (!dominated) {
+                kept.push_back(p);
+                keep.push_back(e[p].index);
+            }
         }
     }
     return keep;
@@ -72,6 +86,67 @@ bool dominates(const std::array<int64_t, N>& a, const std::array<int64_t, N>& b)
         if (a[k] < b[k]) strict = true;
     }
     return strict;
+}
+
+// The combination of two fronts in the network exploration (ConvFusion §V-A steps 3-4): DRAM
+// accesses and MACs add, the buffer is the larger of the two. Calls emit(a, b) for a subset of A ×
+// B whose Pareto front has exactly the costs of the front of all pairs, without forming all |A|·|B|
+// pairs: when b's buffer is at most a's, the pair's buffer is a's whatever b is, so only the b of
+// the (accesses, MACs) front of {b : bits(b) ≤ bits(a)} can be on the front (any other b is
+// matched or beaten by one of those in both sums, at the same buffer); symmetrically for
+// a's buffer below b's. Each pair falls in exactly one of the two sweeps. Deterministic: the
+// order depends only on the inputs.
+struct FrontCost {
+    int64_t acc, bits, macs;
+};
+
+class Stairs2D {
+  public:
+    // Inserts unless an entry with accesses and MACs both no larger is present.
+    void insert(int64_t acc, int64_t macs, uint32_t index) {
+        auto it = map_.upper_bound(acc);
+        if (it != map_.begin() && std::prev(it)->second.first <= macs) return;
+        auto jt = map_.lower_bound(acc);
+        while (jt != map_.end() && jt->second.first >= macs)
+            jt = map_.erase(jt);
+        map_.emplace_hint(jt, acc, std::pair{macs, index});
+    }
+    template <class F> void each(F f) const {
+        for (const auto& [acc, e] : map_)
+            f(e.second);
+    }
+    void clear() { map_.clear(); }
+
+  private:
+    std::map<int64_t, std::pair<int64_t, uint32_t>> map_;
+};
+
+template <class Emit>
+void sumMaxFrontPairs(const std::vector<FrontCost>& A, const std::vector<FrontCost>& B, Emit emit) {
+    auto byBits = [](const std::vector<FrontCost>& v) {
+        std::vector<uint32_t> o(v.size());
+        for (size_t k = 0; k < o.size(); ++k)
+            o[k] = uint32_t(k);
+        std::sort(o.begin(), o.end(), [&](uint32_t x, uint32_t y) {
+            return v[x].bits != v[y].bits ? v[x].bits < v[y].bits : x < y;
+        });
+        return o;
+    };
+    const auto oa = byBits(A), ob = byBits(B);
+    Stairs2D st;
+    size_t q = 0;
+    for (uint32_t a : oa) { // bits(b) <= bits(a)
+        for (; q < ob.size() && B[ob[q]].bits <= A[a].bits; ++q)
+            st.insert(B[ob[q]].acc, B[ob[q]].macs, ob[q]);
+        st.each([&](uint32_t b) { emit(a, b); });
+    }
+    st.clear();
+    q = 0;
+    for (uint32_t b : ob) { // bits(a) < bits(b)
+        for (; q < oa.size() && A[oa[q]].bits < B[b].bits; ++q)
+            st.insert(A[oa[q]].acc, A[oa[q]].macs, oa[q]);
+        st.each([&](uint32_t a) { emit(a, b); });
+    }
 }
 
 } // namespace lf

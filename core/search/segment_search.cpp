@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 #include <unordered_map>
+#include <utility>
 
 namespace lf {
 
@@ -39,42 +41,67 @@ struct Stage {
 
 // An exact Pareto archive (minimization) over a fixed set of fields. A point that some
 // archived point dominates (or equals) is rejected; the archived point that rejected it
-// moves to the front, so that the few strong points are tried first and most rejections
-// take a couple of comparisons.
+// moves towards the front, so that the few strong points are tried first and most
+// rejections take a couple of comparisons. The fields are kept apart from the points, packed,
+// because the scan over them is the hottest loop of the exploration.
 template <class T, class Fields> class Archive {
   public:
+    using Key = decltype(std::declval<Fields>()(std::declval<const T&>()));
+    static constexpr size_t kN = std::tuple_size_v<Key>;
+
     explicit Archive(Fields f = {}) : fields_(f) {}
     void add(const T& p) {
-        const auto c = fields_(p);
-        for (size_t k = 0; k < pts_.size(); ++k) {
-            const auto q = fields_(pts_[k]);
+        const Key c = fields_(p);
+        const size_t n = keys_.size();
+        for (size_t k = 0; k < n; ++k) {
+            const Key& q = keys_[k];
             bool le = true;
-            for (size_t j = 0; j < c.size() && le; ++j)
-                le = q[j] <= c[j];
+            for (size_t j = 0; j < kN; ++j)
+                le &= q[j] <= c[j];
             if (le) {
-                if (k > 0) std::swap(pts_[k], pts_[k / 2]); // move towards the front
+                if (k > 0) {
+                    std::swap(keys_[k], keys_[k / 2]);
+                    std::swap(pts_[k], pts_[k / 2]);
+                }
                 return;
             }
         }
-        std::erase_if(pts_, [&](const T& q) {
-            const auto d = fields_(q);
-            for (size_t j = 0; j < c.size(); ++j)
-                if (c[j] > d[j]) return false;
-            return true;
-        });
+        size_t w = 0;
+        for (size_t k = 0; k < n; ++k) {
+            const Key& d = keys_[k];
+            bool ge = true;
+            for (size_t j = 0; j < kN; ++j)
+                ge &= c[j] <= d[j];
+            if (ge) continue; // the new point dominates it
+            if (w != k) {
+                keys_[w] = keys_[k];
+                pts_[w] = std::move(pts_[k]);
+            }
+            ++w;
+        }
+        keys_.resize(w);
+        pts_.resize(w);
+        keys_.push_back(c);
         pts_.push_back(p);
     }
     // The archived points in lexicographic order of their fields.
     std::vector<T> sorted() const {
-        std::vector<T> out = pts_;
-        std::sort(out.begin(), out.end(),
-                  [&](const T& a, const T& b) { return fields_(a) < fields_(b); });
+        std::vector<uint32_t> idx(pts_.size());
+        for (size_t k = 0; k < idx.size(); ++k)
+            idx[k] = uint32_t(k);
+        std::sort(idx.begin(), idx.end(),
+                  [&](uint32_t a, uint32_t b) { return keys_[a] < keys_[b]; });
+        std::vector<T> out;
+        out.reserve(idx.size());
+        for (uint32_t k : idx)
+            out.push_back(pts_[k]);
         return out;
     }
     const std::vector<T>& points() const { return pts_; }
 
   private:
     Fields fields_;
+    std::vector<Key> keys_;
     std::vector<T> pts_;
 };
 
