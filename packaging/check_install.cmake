@@ -15,7 +15,7 @@ set(expected
     share/layerfuse/examples/networks/resnet18.net.yaml
     share/layerfuse/examples/hardware/hwff-config-1.hw.yaml)
 if(GUI STREQUAL "1")
-    list(APPEND expected bin/layerfuse)
+    list(APPEND expected bin/layerfuse libexec/layerfuse/layerfuse-layout)
 endif()
 foreach(f IN LISTS expected)
     if(NOT EXISTS ${PREFIX}/${f})
@@ -27,5 +27,13 @@ execute_process(COMMAND ${PREFIX}/bin/layerfuse-cli evaluate l2net --format csv
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out)
 if(NOT rc EQUAL 0 OR NOT out MATCHES "^kind,name")
     message(FATAL_ERROR "installed layerfuse-cli did not run: ${rc}")
+endif()
+# The installed layout helper runs where the studio looks for it (bin/../libexec/layerfuse).
+if(GUI STREQUAL "1")
+    execute_process(COMMAND ${PREFIX}/libexec/layerfuse/layerfuse-layout --version
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+    if(NOT rc EQUAL 0 OR NOT out MATCHES "^Graphviz")
+        message(FATAL_ERROR "installed layerfuse-layout did not run: ${rc}")
+    endif()
 endif()
 file(REMOVE_RECURSE ${PREFIX})

@@ -1,6 +1,7 @@
 #include "graph/graph_scene.h"
 
 #include "graph/graph_labels.h"
+#include "graph/process_layouter.h"
 
 #include <QApplication>
 #include <QFontMetricsF>
@@ -32,7 +33,7 @@ QPainterPath toPath(const std::vector<LayoutPoint>& pts) {
 } // namespace
 
 GraphScene::GraphScene(QObject* parent)
-    : QGraphicsScene(parent), layouter_(makeGraphvizLayouter()) {
+    : QGraphicsScene(parent), layouter_(makeDefaultLayouter()) {
     theme_ = CanvasTheme::fromPalette(QApplication::palette());
     style_.theme = &theme_;
     setFonts(QApplication::font());

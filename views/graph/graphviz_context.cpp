@@ -1,8 +1,5 @@
 #include "graph/graphviz_context_p.h"
 
-#include <QCoreApplication>
-#include <QThread>
-
 #include <dlfcn.h>
 
 #include <cassert>
@@ -10,6 +7,8 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <thread>
+#include <vector>
 
 namespace lf::graph::detail {
 
@@ -101,9 +100,10 @@ int collectError(char* message) {
 } // namespace
 
 GVC_t* graphvizContext() {
-    // cgraph is not thread-safe: every Graphviz call happens on the GUI thread.
-    assert(!QCoreApplication::instance() ||
-           QThread::currentThread() == QCoreApplication::instance()->thread());
+    // cgraph is not thread-safe: every Graphviz call happens on the thread that made the
+    // first one (the GUI thread of the studio, the main thread of layerfuse-layout).
+    [[maybe_unused]] static const std::thread::id owner = std::this_thread::get_id();
+    assert(std::this_thread::get_id() == owner);
     return context().gvc;
 }
 

@@ -90,6 +90,10 @@ LayoutResult GraphvizLayouter::layout(const LayoutRequest& req) {
     set(g, "nodesep", inches(req.node_separation));
     set(g, "ranksep", inches(req.rank_separation));
     set(g, "splines", req.polyline_edges ? "polyline" : "spline");
+    // The global ranker: dot's cluster-skeleton ranker in Graphviz 2.42 leaks its auxiliary
+    // edges (about 150 KB per layout with clusters), and the studio relayouts on every group
+    // edit. newrank ranks clusters without the skeleton.
+    set(g, "newrank", "true");
     // Default node attributes: measured boxes, no Graphviz-side text.
     agattr(g, AGNODE, cs("shape"), cs("box"));
     agattr(g, AGNODE, cs("fixedsize"), cs("true"));
