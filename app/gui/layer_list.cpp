@@ -21,6 +21,7 @@ void LayerTableModel::setState(const StudioState& state) {
                        state.network.size() != state_.network.size();
     if (reset) beginResetModel();
     state_ = state;
+    groupOf_ = state_.schedule.groupIndexByLayer(state_.network.size());
     if (reset)
         endResetModel();
     else if (rowCount() > 0)
@@ -66,7 +67,7 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::TextAlignmentRole && index.column() >= Macs && index.column() <= Energy)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     const LayerMetrics* lm = state_.metrics ? state_.metrics->layer(id) : nullptr;
-    const int gi = state_.schedule.groupOf(id);
+    const int gi = size_t(id) < groupOf_.size() ? groupOf_[size_t(id)] : -1;
     if (role == SortRole) {
         switch (index.column()) {
         case Name:

@@ -8,6 +8,8 @@
 #include <QAbstractTableModel>
 #include <QWidget>
 
+#include <vector>
+
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
@@ -30,6 +32,7 @@ class LayerTableModel : public QAbstractTableModel {
 
   private:
     StudioState state_;
+    std::vector<int> groupOf_; // group index per layer id (rows are read per paint)
 };
 
 class LayerList : public QWidget {

@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QActionGroup;
@@ -140,7 +141,8 @@ class MainWindow : public QMainWindow {
     void importSchedule();
     bool adoptProject(Project project, const QString& path, bool recovered);
     bool openNetwork(Network network, const QString& path);
-    Result<Network> importOnnxInteractively(const QString& path);
+    // nullopt: the user cancelled the import.
+    std::optional<Result<Network>> importOnnxInteractively(const QString& path);
     bool writeFile(const QString& path, const QByteArray& data, const QString& what);
     QString dialogDirectory() const;
 

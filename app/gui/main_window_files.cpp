@@ -1,6 +1,8 @@
 // MainWindow: opening, saving, exporting, importing, autosave and crash recovery.
 #include "main_window.h"
 
+#include "busy_task.h"
+
 #include "example_dialog.h"
 #include "examples/bundled.h"
 #include "graph/graph_canvas.h"
@@ -63,34 +65,54 @@ bool MainWindow::openPath(const QString& arg, QString* error) {
     };
     if (fi.isFile()) {
         const QString path = fi.absoluteFilePath();
+        const QString shown = QDir::toNativeSeparators(path);
+        const QString label = tr("Opening %1…").arg(fi.fileName());
+        auto cancelledOpen = [&] {
+            showStatus(tr("Opening %1 cancelled").arg(shown));
+            if (error) *error = tr("cancelled");
+            return false;
+        };
         if (path.endsWith(QLatin1String(".lfproj"), Qt::CaseInsensitive)) {
-            auto p = loadProjectFile(path.toStdString());
-            if (!p) return fail(q(p.error()));
-            adoptProject(std::move(*p), path, false);
+            const std::string file = path.toStdString();
+            auto p = gui::runBusy<Project>(this, label, [file] { return loadProjectFile(file); });
+            if (!p) return cancelledOpen();
+            if (!*p) return fail(q(p->error()));
+            adoptProject(std::move(**p), path, false);
             recent_->add(path);
             return true;
         }
         // Network YAML, or ONNX through the engine's resolver.
-        Result<Network> net = isOnnxPath(path.toStdString()) ? importOnnxInteractively(path)
-                                                             : resolveNetwork(path.toStdString());
-        if (!net) return fail(q(net.error()));
-        openNetwork(std::move(*net), {});
+        std::optional<Result<Network>> net;
+        if (isOnnxPath(path.toStdString())) {
+            net = importOnnxInteractively(path);
+        } else {
+            const std::string file = path.toStdString();
+            net = gui::runBusy<Network>(this, label, [file] { return resolveNetwork(file); });
+        }
+        if (!net) return cancelledOpen();
+        if (!*net) return fail(q(net->error()));
+        openNetwork(std::move(**net), {});
         recent_->add(path);
-        showStatus(tr("Opened %1").arg(QDir::toNativeSeparators(path)));
+        showStatus(tr("Opened %1").arg(shown));
         return true;
     }
     if (findBundled(BundledKind::network, arg.toStdString())) return openBundled(arg, error);
     return fail(tr("%1: no such file, and no bundled example of that name").arg(arg));
 }
 
-Result<Network> MainWindow::importOnnxInteractively(const QString& path) {
+std::optional<Result<Network>> MainWindow::importOnnxInteractively(const QString& path) {
     OnnxImportOptions opt;
+    const std::string file = path.toStdString();
+    const QString label = tr("Importing %1…").arg(QFileInfo(path).fileName());
     for (int attempt = 0; attempt < 3; ++attempt) {
-        OnnxImportReport report;
-        auto net = resolveNetwork(path.toStdString(), opt, &report);
+        auto report = std::make_shared<OnnxImportReport>();
+        auto busy = gui::runBusy<Network>(
+            this, label, [file, opt, report] { return resolveNetwork(file, opt, report.get()); });
+        if (!busy) return std::nullopt;
+        Result<Network> net = std::move(*busy);
         // Dialogs only for a user at the window (tests and scripts get the error).
         if (net || !isVisible()) return net;
-        if (report.needs_input_shape && opt.input_shape.empty()) {
+        if (report->needs_input_shape && opt.input_shape.empty()) {
             bool ok = false;
             const QString text = QInputDialog::getText(
                 this, tr("Input Shape"),
@@ -103,9 +125,9 @@ Result<Network> MainWindow::importOnnxInteractively(const QString& path) {
             opt.input_shape = *shape;
             continue;
         }
-        if (!report.unsupported.empty() && !opt.allow_opaque) {
+        if (!report->unsupported.empty() && !opt.allow_opaque) {
             QStringList ops;
-            for (const auto& u : report.unsupported)
+            for (const auto& u : report->unsupported)
                 if (!ops.contains(q(u.op_type))) ops << q(u.op_type);
             const auto answer = QMessageBox::question(
                 this, tr("Unsupported Operators"),
@@ -119,7 +141,8 @@ Result<Network> MainWindow::importOnnxInteractively(const QString& path) {
         }
         return net;
     }
-    return resolveNetwork(path.toStdString(), opt, nullptr);
+    return gui::runBusy<Network>(this, label,
+                                 [file, opt] { return resolveNetwork(file, opt, nullptr); });
 }
 
 bool MainWindow::openBundled(const QString& name, QString* error) {

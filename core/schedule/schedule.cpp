@@ -10,19 +10,28 @@
 
 namespace lf {
 
-char dimChar(Dim d) { return "zyxi"[size_t(d)]; }
+char dimChar(Dim d) {
+    return "zyxi"[size_t(d)];
+}
 
 std::optional<Dim> dimFromChar(char c) {
     switch (c) {
-    case 'z': return Dim::z;
-    case 'y': return Dim::y;
-    case 'x': return Dim::x;
-    case 'i': return Dim::i;
-    default: return std::nullopt;
+    case 'z':
+        return Dim::z;
+    case 'y':
+        return Dim::y;
+    case 'x':
+        return Dim::x;
+    case 'i':
+        return Dim::i;
+    default:
+        return std::nullopt;
     }
 }
 
-const char* arrName(Arr a) { return a == Arr::X ? "X" : a == Arr::Y ? "Y" : "W"; }
+const char* arrName(Arr a) {
+    return a == Arr::X ? "X" : a == Arr::Y ? "Y" : "W";
+}
 
 std::string levelName(Level l, const std::array<Dim, 4>& order) {
     if (l == Level::tile) return "tile";
@@ -43,9 +52,12 @@ std::optional<Level> parseLevel(std::string_view s, const std::array<Dim, 4>& or
 
 const char* toString(Strategy s) {
     switch (s) {
-    case Strategy::recompute: return "recompute";
-    case Strategy::reuse: return "reuse";
-    case Strategy::optimus: return "optimus";
+    case Strategy::recompute:
+        return "recompute";
+    case Strategy::reuse:
+        return "reuse";
+    case Strategy::optimus:
+        return "optimus";
     }
     return "?";
 }
@@ -61,6 +73,15 @@ int Schedule::groupOf(LayerId id) const {
     for (size_t g = 0; g < groups.size(); ++g)
         if (std::binary_search(groups[g].layers.begin(), groups[g].layers.end(), id)) return int(g);
     return -1;
+}
+
+std::vector<int> Schedule::groupIndexByLayer(int layer_count) const {
+    std::vector<int> out(size_t(std::max(0, layer_count)), -1);
+    // Ascending group order with "first group wins" matches groupOf for a layer listed twice.
+    for (size_t g = groups.size(); g-- > 0;)
+        for (LayerId id : groups[g].layers)
+            if (id >= 0 && id < layer_count) out[size_t(id)] = int(g);
+    return out;
 }
 
 RfShare rfShareOf(const FusionGroup& g, LayerId id) {
@@ -91,7 +112,8 @@ std::map<LayerId, SubArray> effectiveSubarrays(const FusionGroup& g, const Hardw
         return out;
     }
     // Some set, some not: the missing ones share the whole array (flagged by checkGroup).
-    for (LayerId id : missing) out[id] = SubArray{0, 0, hw.pe_array.cols, hw.pe_array.rows};
+    for (LayerId id : missing)
+        out[id] = SubArray{0, 0, hw.pe_array.cols, hw.pe_array.rows};
     return out;
 }
 
@@ -116,15 +138,16 @@ void normalize(Schedule& s, const Network& net) {
             g.layers = {id};
             s.groups.push_back(std::move(g));
         }
-    std::stable_sort(s.groups.begin(), s.groups.end(), [](const FusionGroup& a, const FusionGroup& b) {
-        return a.layers.front() < b.layers.front();
-    });
+    std::stable_sort(s.groups.begin(), s.groups.end(),
+                     [](const FusionGroup& a, const FusionGroup& b) {
+                         return a.layers.front() < b.layers.front();
+                     });
 }
 
 bool isImplicitGroup(const FusionGroup& g, const Network& net) {
     return g.layers.size() == 1 && g.name == net.layer(g.layers[0]).name &&
-           g.strategy == Strategy::recompute && g.reuse_model == ReuseModelKind::hwff && !g.out_tile && !g.weights_resident &&
-           g.partition == Partition{};
+           g.strategy == Strategy::recompute && g.reuse_model == ReuseModelKind::hwff &&
+           !g.out_tile && !g.weights_resident && g.partition == Partition{};
 }
 
 // --- constraints ----------------------------------------------------------------------------
@@ -137,21 +160,24 @@ std::vector<Violation> checkLayer(const Network& net, LayerId id, const LayerSch
     // Order: a permutation of z, y, x, i.
     {
         std::set<Dim> seen(s.order.begin(), s.order.end());
-        if (seen.size() != 4) v.push_back({where, "loop order must be a permutation of z, y, x, i"});
+        if (seen.size() != 4)
+            v.push_back({where, "loop order must be a permutation of z, y, x, i"});
     }
     const std::array<int64_t, 4> D{d.DzPerGroup(), d.Dy, d.Dx, d.DiPerGroup()};
     for (Dim dim : kAllDims) {
         const int64_t t = s.T(dim);
         const int64_t lim = D[size_t(dim)];
         if (t < 1 || t > lim)
-            v.push_back({where, std::string("tile T") + dimChar(dim) + " = " + std::to_string(t) +
-                                    " must be between 1 and D" + dimChar(dim) + " = " +
-                                    std::to_string(lim) + (d.G > 1 && (dim == Dim::z || dim == Dim::i)
-                                                               ? " (per group)" : "")});
+            v.push_back(
+                {where, std::string("tile T") + dimChar(dim) + " = " + std::to_string(t) +
+                            " must be between 1 and D" + dimChar(dim) + " = " +
+                            std::to_string(lim) +
+                            (d.G > 1 && (dim == Dim::z || dim == Dim::i) ? " (per group)" : "")});
     }
     for (Arr a : kAllArrs) {
         if (size_t(s.SL(a)) > 4 || size_t(s.CL(a)) > 4) {
-            v.push_back({where, std::string("store/compute level of ") + arrName(a) + " is out of range"});
+            v.push_back(
+                {where, std::string("store/compute level of ") + arrName(a) + " is out of range"});
             continue;
         }
         if (s.CL(a) < s.SL(a))
@@ -161,7 +187,8 @@ std::vector<Violation> checkLayer(const Network& net, LayerId id, const LayerSch
     }
     for (Arr a : {Arr::X, Arr::W})
         if (s.SL(Arr::Y) < s.SL(a))
-            v.push_back({where, std::string("store level of Y (") + levelName(s.SL(Arr::Y), s.order) +
+            v.push_back({where, std::string("store level of Y (") +
+                                    levelName(s.SL(Arr::Y), s.order) +
                                     ") is above the store level of " + arrName(a) + " (" +
                                     levelName(s.SL(a), s.order) + ")"});
     return v;
@@ -184,15 +211,19 @@ std::vector<Violation> checkGroup(const Network& net, const Hardware& hw, const 
             v.push_back({where, "layer " + net.layer(id).name + " (" + std::string(toString(t)) +
                                     ") cannot be scheduled"});
         if (t == LayerType::opaque && g.layers.size() > 1)
-            v.push_back({where, "layer " + net.layer(id).name + " is an unsupported operator and cannot be fused"});
+            v.push_back({where, "layer " + net.layer(id).name +
+                                    " is an unsupported operator and cannot be fused"});
     }
     if (g.layers.size() > 1) {
         if (!isWeaklyConnected(net, g.layers))
-            v.push_back({where, "the layers are not connected (a group must be one connected piece)"});
+            v.push_back(
+                {where, "the layers are not connected (a group must be one connected piece)"});
         LayerId via = kNoLayer;
         if (fusingCreatesCycle(net, g.layers, &via))
-            v.push_back({where, "fusing creates a cycle: a path leaves the group and re-enters it through " +
-                                    net.layer(via).name});
+            v.push_back(
+                {where,
+                 "fusing creates a cycle: a path leaves the group and re-enters it through " +
+                     net.layer(via).name});
     }
     const Partition& p = g.partition;
     if (p.kind == PartitionKind::spatial) {
@@ -204,13 +235,12 @@ std::vector<Violation> checkGroup(const Network& net, const Hardware& hw, const 
                 continue;
             }
             const std::string ln = net.layer(id).name;
-            if (s.cols < 1 || s.rows < 1)
-                v.push_back({where, "sub-array of " + ln + " is empty"});
+            if (s.cols < 1 || s.rows < 1) v.push_back({where, "sub-array of " + ln + " is empty"});
             if (s.col < 0 || s.row < 0 || s.col + s.cols > hw.pe_array.cols ||
                 s.row + s.rows > hw.pe_array.rows)
                 v.push_back({where, "sub-array of " + ln + " (" + std::to_string(s.cols) + "x" +
-                                        std::to_string(s.rows) + " at " + std::to_string(s.col) + "," +
-                                        std::to_string(s.row) + ") lies outside the " +
+                                        std::to_string(s.rows) + " at " + std::to_string(s.col) +
+                                        "," + std::to_string(s.row) + ") lies outside the " +
                                         std::to_string(hw.pe_array.cols) + "x" +
                                         std::to_string(hw.pe_array.rows) + " PE array"});
         }
@@ -228,8 +258,10 @@ std::vector<Violation> checkGroup(const Network& net, const Hardware& hw, const 
         double w = 0, in = 0, ps = 0;
         for (LayerId id : g.layers) {
             const RfShare r = rfShareOf(g, id);
-            if (r.weight < 0 || r.input < 0 || r.psum < 0 || r.weight > 1 || r.input > 1 || r.psum > 1)
-                v.push_back({where, "RF share of " + net.layer(id).name + " must be between 0 and 1"});
+            if (r.weight < 0 || r.input < 0 || r.psum < 0 || r.weight > 1 || r.input > 1 ||
+                r.psum > 1)
+                v.push_back(
+                    {where, "RF share of " + net.layer(id).name + " must be between 0 and 1"});
             w += r.weight;
             in += r.input;
             ps += r.psum;
@@ -239,9 +271,12 @@ std::vector<Violation> checkGroup(const Network& net, const Hardware& hw, const 
                 v.push_back({where, "RF share given for a layer outside the group"});
         auto pct = [](double f) { return std::to_string(int(std::lround(f * 100))) + " %"; };
         constexpr double eps = 1e-9;
-        if (w > 1 + eps) v.push_back({where, "weight RF shares sum to " + pct(w) + " (over 100 %)"});
-        if (in > 1 + eps) v.push_back({where, "input RF shares sum to " + pct(in) + " (over 100 %)"});
-        if (ps > 1 + eps) v.push_back({where, "psum RF shares sum to " + pct(ps) + " (over 100 %)"});
+        if (w > 1 + eps)
+            v.push_back({where, "weight RF shares sum to " + pct(w) + " (over 100 %)"});
+        if (in > 1 + eps)
+            v.push_back({where, "input RF shares sum to " + pct(in) + " (over 100 %)"});
+        if (ps > 1 + eps)
+            v.push_back({where, "psum RF shares sum to " + pct(ps) + " (over 100 %)"});
     }
     if (g.out_tile && (g.out_tile->h < 1 || g.out_tile->w < 1))
         v.push_back({where, "output tile must be at least 1x1"});
@@ -265,7 +300,8 @@ std::vector<Violation> checkSchedule(const Network& net, const Hardware& hw, con
         for (LayerId id : g.layers) {
             if (id < 0 || id >= net.size()) continue;
             if (owner[size_t(id)] >= 0)
-                v.push_back({"group " + g.name, "layer " + net.layer(id).name + " is also in group " +
+                v.push_back({"group " + g.name, "layer " + net.layer(id).name +
+                                                    " is also in group " +
                                                     s.groups[size_t(owner[size_t(id)])].name});
             owner[size_t(id)] = int(gi);
         }
@@ -281,4 +317,4 @@ std::vector<Violation> checkSchedule(const Network& net, const Hardware& hw, con
     return v;
 }
 
-}  // namespace lf
+} // namespace lf

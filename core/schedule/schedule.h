@@ -31,18 +31,18 @@ enum class Arr : uint8_t { X = 0, Y = 1, W = 2 };
 inline constexpr std::array<Dim, 4> kAllDims{Dim::z, Dim::y, Dim::x, Dim::i};
 inline constexpr std::array<Arr, 3> kAllArrs{Arr::X, Arr::Y, Arr::W};
 
-char dimChar(Dim d);                         // 'z', 'y', 'x', 'i'
+char dimChar(Dim d); // 'z', 'y', 'x', 'i'
 std::optional<Dim> dimFromChar(char c);
-const char* arrName(Arr a);                  // "X", "Y", "W"
-std::string levelName(Level l, const std::array<Dim, 4>& order);  // "tile" or "zi", "yi", ...
+const char* arrName(Arr a);                                      // "X", "Y", "W"
+std::string levelName(Level l, const std::array<Dim, 4>& order); // "tile" or "zi", "yi", ...
 // Parses "tile", "l1".."l4" or an inner-loop name ("zi", "yi", "xi", "ii") for `order`.
 std::optional<Level> parseLevel(std::string_view s, const std::array<Dim, 4>& order);
 
 struct LayerSchedule {
-    std::array<Dim, 4> order{Dim::z, Dim::y, Dim::x, Dim::i};  // outermost -> innermost
-    std::array<int64_t, 4> tile{1, 1, 1, 1};                    // indexed by Dim
-    std::array<Level, 3> store{Level::tile, Level::tile, Level::tile};    // indexed by Arr
-    std::array<Level, 3> compute{Level::tile, Level::tile, Level::tile};  // indexed by Arr
+    std::array<Dim, 4> order{Dim::z, Dim::y, Dim::x, Dim::i};            // outermost -> innermost
+    std::array<int64_t, 4> tile{1, 1, 1, 1};                             // indexed by Dim
+    std::array<Level, 3> store{Level::tile, Level::tile, Level::tile};   // indexed by Arr
+    std::array<Level, 3> compute{Level::tile, Level::tile, Level::tile}; // indexed by Arr
     // Spatial unrolling; empty = the hardware's dataflow.
     std::optional<Dataflow> unroll;
 
@@ -81,8 +81,8 @@ struct RfShare {
 
 struct Partition {
     PartitionKind kind = PartitionKind::temporal;
-    std::map<LayerId, RfShare> rf_share;     // temporal; missing layers get 1/N
-    std::map<LayerId, SubArray> subarrays;   // spatial; missing layers: see defaultSubarrays
+    std::map<LayerId, RfShare> rf_share;   // temporal; missing layers get 1/N
+    std::map<LayerId, SubArray> subarrays; // spatial; missing layers: see defaultSubarrays
     friend bool operator==(const Partition&, const Partition&) = default;
 };
 
@@ -93,7 +93,7 @@ struct OutputTile {
 
 struct FusionGroup {
     std::string name;
-    std::vector<LayerId> layers;  // sorted ascending (topological)
+    std::vector<LayerId> layers; // sorted ascending (topological)
     Strategy strategy = Strategy::recompute;
     ReuseModelKind reuse_model = ReuseModelKind::hwff;
     // Output tile of the group's last layer for `reuse` and `optimus`; empty = derived
@@ -112,7 +112,10 @@ struct Schedule {
     // Layers whose schedule was written in a file or edited (written back on export).
     std::vector<char> explicit_layer;
 
-    int groupOf(LayerId id) const;  // index into groups, -1 if none
+    int groupOf(LayerId id) const; // index into groups, -1 if none
+    // groupOf for every layer id in [0, layer_count) at once, in O(layers + group members):
+    // for callers that visit every layer (groupOf is a search over the groups).
+    std::vector<int> groupIndexByLayer(int layer_count) const;
     friend bool operator==(const Schedule&, const Schedule&) = default;
 };
 
@@ -133,8 +136,8 @@ bool isImplicitGroup(const FusionGroup& g, const Network& net);
 // --- constraints --------------------------------------------------------------------------
 
 struct Violation {
-    std::string where;    // "layer conv2", "group g0"
-    std::string message;  // the constraint and the values that break it
+    std::string where;   // "layer conv2", "group g0"
+    std::string message; // the constraint and the values that break it
 };
 
 // Per-layer constraints (ConvFusion §III-C and §2 of MODELS.md): 1 <= T <= D per dim (per
@@ -146,4 +149,4 @@ std::vector<Violation> checkLayer(const Network& net, LayerId id, const LayerSch
 std::vector<Violation> checkGroup(const Network& net, const Hardware& hw, const FusionGroup& g);
 std::vector<Violation> checkSchedule(const Network& net, const Hardware& hw, const Schedule& s);
 
-}  // namespace lf
+} // namespace lf

@@ -352,6 +352,30 @@ layers:
         QCOMPARE(m.groups[size_t(gi)].dram.output, int64_t(256));
         QCOMPARE(m.groups[size_t(gi)].dram.weight, int64_t(288));
     }
+
+    // The per-layer index of every group agrees with groupOf for every layer, including the
+    // input layer (no group, -1) and ids beyond the network (not asked for).
+    void groupIndexByLayerEqualsGroupOf() {
+        const Network net = test::networkFromYaml(kDetour);
+        Schedule s;
+        FusionGroup g;
+        g.name = "g";
+        g.layers = ids(net, {"v2", "v3", "v5"});
+        s.groups.push_back(g);
+        normalize(s, net);
+        const std::vector<int> index = s.groupIndexByLayer(net.size());
+        QCOMPARE(int(index.size()), net.size());
+        int unassigned = 0;
+        for (LayerId id = 0; id < net.size(); ++id) {
+            QCOMPARE(index[size_t(id)], s.groupOf(id));
+            unassigned += index[size_t(id)] < 0;
+        }
+        QCOMPARE(unassigned, 1); // the network input x
+        QCOMPARE(index[size_t(net.find("v2"))], index[size_t(net.find("v5"))]);
+        QVERIFY(index[size_t(net.find("a"))] != index[size_t(net.find("v5"))]);
+        QCOMPARE(int(s.groupIndexByLayer(2).size()), 2);
+        QVERIFY(s.groupIndexByLayer(0).empty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TstOptimus)

@@ -78,6 +78,8 @@ class TestCharts : public QObject {
     void selectionIsHighlighted();
     void exportPngAndSvg();
     void evaluatingKeepsLastFigures();
+    void manyGroupsShowTheLargest();
+    void rooflineKeepsTheGroupsWithMostMacs();
 };
 
 void TestCharts::dataInChartUnits() {
@@ -228,4 +230,113 @@ void TestCharts::evaluatingKeepsLastFigures() {
 }
 
 QTEST_MAIN(TestCharts)
+// ResNet-152's default schedule has more groups than a bar chart draws: the chart keeps the
+// kMaxChartGroups largest stacks in network order, and clicks and highlights still speak of
+// group indices.
+void TestCharts::manyGroupsShowTheLargest() {
+    StudioState s;
+    s.network = test::bundledNetwork("resnet152");
+    s.hardware = test::bundledHardware("hwff-config-1");
+    s.schedule = defaultSchedule(s.network, s.hardware);
+    s.metrics = std::make_shared<Metrics>(evaluate(s.network, s.hardware, s.schedule));
+    const Metrics& m = *s.metrics;
+    const int n = int(m.groups.size());
+    QVERIFY2(n > kMaxChartGroups + 50, qPrintable(QString::number(n)));
+
+    const BarChartData t = trafficChartData(m, s.hardware);
+    QCOMPARE(int(t.categories.size()), kMaxChartGroups);
+    QCOMPARE(int(t.groups.size()), kMaxChartGroups);
+    QCOMPARE(t.totalGroups, n);
+    QVERIFY(t.title.contains(QStringLiteral("120 largest of")));
+    QVERIFY(std::is_sorted(t.groups.begin(), t.groups.end()));
+    // Bytes of a group's stack, straight from the metrics.
+    const Precision& p = s.hardware.precision;
+    auto bytes = [&](int g) {
+        const Traffic& d = m.groups[size_t(g)].dram;
+        return double(d.input + d.output) * p.act_bits / 8 + double(d.weight) * p.weight_bits / 8 +
+               double(d.psum) * p.psum_bits / 8;
+    };
+    double smallestKept = 1e300;
+    for (int c = 0; c < kMaxChartGroups; ++c) {
+        const int g = t.groups[c];
+        QCOMPARE(t.categories[c], QString::fromStdString(m.groups[size_t(g)].name));
+        smallestKept = std::min(smallestKept, bytes(g));
+        double stack = 0;
+        for (const BarSetData& set : t.sets)
+            stack += set.values[c];
+        QVERIFY(
+            std::abs(stack - bytes(g) / std::pow(1024.0, t.unit == QStringLiteral("MB") ? 2 : 1)) <
+            1e-6 * stack + 1e-9);
+    }
+    for (int g = 0; g < n; ++g)
+        if (!t.groups.contains(g)) QVERIFY(bytes(g) <= smallestKept);
+
+    // Side by side: the kept groups are those with the tallest bar of the two.
+    const BarChartData l = latencyChartData(m);
+    QCOMPARE(int(l.categories.size()), kMaxChartGroups);
+    double lowestKept = 1e300;
+    for (int g : l.groups)
+        lowestKept = std::min(lowestKept, double(std::max(m.groups[size_t(g)].compute_cycles,
+                                                          m.groups[size_t(g)].memory_cycles)));
+    for (int g = 0; g < n; ++g)
+        if (!l.groups.contains(g))
+            QVERIFY(double(std::max(m.groups[size_t(g)].compute_cycles,
+                                    m.groups[size_t(g)].memory_cycles)) <= lowestKept);
+
+    ChartsPanel panel;
+    panel.resize(1200, 600);
+    panel.setState(s);
+    panel.showChart(ChartKind::traffic);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    BarChartWidget* w = panel.barChart(ChartKind::traffic);
+    QCOMPARE(w->drawnCategoryCount(), kMaxChartGroups);
+    // The tallest bar among groups whose index is beyond the category count.
+    int kept = -1;
+    for (int g : w->data().groups)
+        if (g >= kMaxChartGroups && (kept < 0 || bytes(g) > bytes(kept))) kept = g;
+    QVERIFY(kept >= kMaxChartGroups);
+    int left = -1;
+    for (int g = 0; g < n && left < 0; ++g)
+        if (!w->data().groups.contains(g)) left = g;
+    QVERIFY(left >= 0);
+    QVERIFY(w->barCenter(left).isNull());
+    QTRY_VERIFY(!w->barCenter(kept).isNull());
+    QSignalSpy spy(&panel, &ChartsPanel::selectionRequested);
+    QTest::mouseClick(w->viewport(), Qt::LeftButton, {}, w->barCenter(kept));
+    QTRY_COMPARE(spy.count(), 1);
+    const StudioSelection sel = spy.takeFirst().at(0).value<StudioSelection>();
+    QCOMPARE(sel.group, kept);
+    QCOMPARE(sel.layers, s.schedule.groups[size_t(kept)].layers);
+    panel.setSelection({{}, kept});
+    QCOMPARE(w->highlightedCategory(), kept);
+}
+
+void TestCharts::rooflineKeepsTheGroupsWithMostMacs() {
+    const StudioState s = l2netState();
+    Metrics m = *s.metrics;
+    const GroupMetrics proto = m.groups[1];
+    const int n = kMaxRooflinePoints + 500;
+    m.groups.assign(size_t(n), proto);
+    for (int g = 0; g < n; ++g) {
+        m.groups[size_t(g)].name = "g" + std::to_string(g);
+        m.groups[size_t(g)].macs = int64_t(1000 + (g * 7919) % n); // distinct, scrambled
+    }
+    m.groups[3].latency_cycles = 0; // not plottable on log axes
+    const RooflineData r = rooflineChartData(m, s.hardware);
+    QCOMPARE(int(r.points.size()), kMaxRooflinePoints);
+    QCOMPARE(r.groups, n);
+    QCOMPARE(r.skipped, n - 1 - kMaxRooflinePoints);
+    int64_t fewestKept = INT64_MAX;
+    QSet<int> kept;
+    for (size_t k = 0; k < r.points.size(); ++k) {
+        if (k > 0) QVERIFY(r.points[k - 1].category < r.points[k].category);
+        kept.insert(r.points[k].category);
+        fewestKept = std::min(fewestKept, m.groups[size_t(r.points[k].category)].macs);
+    }
+    QVERIFY(!kept.contains(3));
+    for (int g = 0; g < n; ++g)
+        if (g != 3 && !kept.contains(g)) QVERIFY(m.groups[size_t(g)].macs < fewestKept);
+}
+
 #include "tst_charts.moc"

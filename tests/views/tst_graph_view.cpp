@@ -12,6 +12,7 @@
 
 #include <QFile>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -237,6 +238,62 @@ class TestGraphView : public QObject {
         const QImage img(png);
         QVERIFY(!img.isNull());
         QVERIFY(img.width() > 200 && img.height() > 200);
+    }
+
+    // A network above GraphScene::kMaxDrawnLayers opens (from a file, through the busy
+    // loader) without a drawing: the canvas says why, exports refuse, and selecting, fusing
+    // and finding layers still work. A small network afterwards is drawn again.
+    void networkTooLargeToDraw() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("long.net.yaml"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QByteArray text = "format: layerfuse/network@1\nname: long\ninputs:\n"
+                              "  - {name: x, channels: 4, height: 8, width: 8}\nlayers:\n";
+            QByteArray prev = "x";
+            for (int k = 0; k <= GraphScene::kMaxDrawnLayers; ++k) {
+                const QByteArray name = "c" + QByteArray::number(k);
+                text += "  - {name: " + name + ", type: conv, inputs: [" + prev +
+                        "], out_channels: 4, kernel: 3, padding: [1, 1]}\n";
+                prev = name;
+            }
+            f.write(text);
+        }
+        Studio s("l3net");
+        QVERIFY(!s.scene()->tooLargeToDraw());
+        QVERIFY(s.waitFor([&] { QVERIFY(s.w.openPath(path)); }));
+        QCOMPARE(s.w.document()->network().size(), GraphScene::kMaxDrawnLayers + 2);
+        QVERIFY(s.scene()->tooLargeToDraw());
+        QVERIFY(s.scene()->items().isEmpty());
+        QVERIFY(s.scene()->nodes().empty());
+        QLabel* notice = nullptr;
+        for (QLabel* l : s.view()->findChildren<QLabel*>())
+            if (l->isVisible() && l->text().contains(QStringLiteral("the canvas draws")))
+                notice = l;
+        QVERIFY(notice);
+        QVERIFY(notice->text().contains(QStringLiteral("5,002 layers")));
+
+        QVERIFY(s.waitFor([&] { s.w.document()->fuse({s.id("c10"), s.id("c11")}); }));
+        const Schedule& sched = s.w.document()->schedule();
+        QCOMPARE(sched.groups[size_t(sched.groupOf(s.id("c10")))].layers.size(), size_t(2));
+        QVERIFY(s.scene()->items().isEmpty());
+
+        QString error;
+        QVERIFY(!s.w.canvas()->exportSvg(dir.filePath(QStringLiteral("g.svg")), &error));
+        QVERIFY(error.contains(QStringLiteral("5,000")));
+        QVERIFY(!s.w.canvas()->exportPng(dir.filePath(QStringLiteral("g.png")), &error));
+
+        QSignalSpy picked(s.w.canvas(), &GraphCanvas::selectionRequested);
+        QVERIFY(s.w.canvas()->findLayer(QStringLiteral("c4000")));
+        QCOMPARE(picked.count(), 1);
+        QCOMPARE(picked.at(0).at(0).value<StudioSelection>().layers,
+                 std::vector<LayerId>{s.id("c4000")});
+
+        QVERIFY(s.waitFor([&] { s.w.openBundled(QStringLiteral("l3net")); }));
+        QVERIFY(!s.scene()->tooLargeToDraw());
+        QVERIFY(!notice->isVisible());
+        QVERIFY(s.scene()->node(s.id("conv2")));
     }
 };
 

@@ -3,6 +3,7 @@
 #include "metrics/metric_sections.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 
 #include <algorithm>
 #include <cmath>
@@ -38,7 +39,48 @@ QStringList groupNames(const Metrics& m) {
     return out;
 }
 
+// Keeps the kMaxChartGroups categories with the largest bars (stack height, or the tallest
+// bar side by side), in their original order; ties keep the earlier group.
+void limitCategories(BarChartData& d) {
+    const qsizetype n = d.categories.size();
+    d.totalGroups = int(n);
+    d.groups.resize(n);
+    for (qsizetype c = 0; c < n; ++c)
+        d.groups[c] = int(c);
+    if (n <= kMaxChartGroups) return;
+    std::vector<std::pair<double, int>> extent(static_cast<size_t>(n));
+    for (qsizetype c = 0; c < n; ++c) {
+        double e = 0;
+        for (const BarSetData& s : d.sets)
+            e = d.stacked ? e + s.values[c] : std::max(e, s.values[c]);
+        extent[size_t(c)] = {-e, int(c)};
+    }
+    std::nth_element(extent.begin(), extent.begin() + kMaxChartGroups, extent.end());
+    std::vector<int> keep;
+    keep.reserve(size_t(kMaxChartGroups));
+    for (int k = 0; k < kMaxChartGroups; ++k)
+        keep.push_back(extent[size_t(k)].second);
+    std::sort(keep.begin(), keep.end());
+    BarChartData out = d;
+    out.categories.clear();
+    out.groups.clear();
+    for (BarSetData& s : out.sets)
+        s.values.clear();
+    for (int c : keep) {
+        out.categories << d.categories[c];
+        out.groups << c;
+        for (size_t s = 0; s < d.sets.size(); ++s)
+            out.sets[s].values << d.sets[s].values[c];
+    }
+    out.title = tr("%1, the %2 largest of %3 groups")
+                    .arg(d.title)
+                    .arg(kMaxChartGroups)
+                    .arg(QLocale().toString(qlonglong(n)));
+    d = std::move(out);
+}
+
 void finish(BarChartData& d, double base, const QStringList& units) {
+    limitCategories(d);
     double maxStack = 0;
     const qsizetype n = d.categories.size();
     for (qsizetype c = 0; c < n; ++c) {
@@ -120,11 +162,30 @@ RooflineData rooflineChartData(const Metrics& m, const Hardware& hw) {
     d.computeRoof = double(hw.peCount()) * hw.pe_array.macs_per_pe_per_cycle;
     d.bandwidth = hw.dram.bandwidth_bytes_per_cycle;
     d.groups = int(m.groups.size());
+    std::vector<int> plottable;
     for (size_t i = 0; i < m.groups.size(); ++i) {
         const GroupMetrics& g = m.groups[i];
-        if (g.ctc <= 0 || g.latency_cycles <= 0 || g.macs <= 0) continue;
-        d.points.push_back({g.ctc, double(g.macs) / double(g.latency_cycles),
-                            QString::fromStdString(g.name), int(i)});
+        if (g.ctc > 0 && g.latency_cycles > 0 && g.macs > 0) plottable.push_back(int(i));
+    }
+    if (plottable.size() > size_t(kMaxRooflinePoints)) {
+        // The groups with the most MACs (earlier group first on ties), in network order.
+        auto more = [&](int a, int b) {
+            const int64_t ma = m.groups[size_t(a)].macs, mb = m.groups[size_t(b)].macs;
+            return ma != mb ? ma > mb : a < b;
+        };
+        std::nth_element(plottable.begin(), plottable.begin() + kMaxRooflinePoints, plottable.end(),
+                         more);
+        d.skipped = int(plottable.size()) - kMaxRooflinePoints;
+        plottable.resize(size_t(kMaxRooflinePoints));
+        std::sort(plottable.begin(), plottable.end());
+        d.title = tr("Roofline, the %1 groups with the most MACs of %2")
+                      .arg(kMaxRooflinePoints)
+                      .arg(QLocale().toString(qlonglong(m.groups.size())));
+    }
+    for (int i : plottable) {
+        const GroupMetrics& g = m.groups[size_t(i)];
+        d.points.push_back(
+            {g.ctc, double(g.macs) / double(g.latency_cycles), QString::fromStdString(g.name), i});
     }
     return d;
 }

@@ -25,11 +25,20 @@ struct BarChartData {
     QString title;          // with the unit, e.g. "DRAM traffic per group (KB)"
     QString valueTitle;     // value axis title: the unit
     QString unit;           // "KB"
-    QStringList categories; // one per fusion group
+    QStringList categories; // one per fusion group drawn
+    QList<int> groups;      // the group index of each category (Metrics::groups)
+    int totalGroups = 0;    // groups in the metrics; more than categories when limited
     std::vector<BarSetData> sets;
     bool stacked = true;
     friend bool operator==(const BarChartData&, const BarChartData&) = default;
 };
+
+// Bar charts draw at most this many groups: beyond that the bars are thinner than a pixel
+// and the category axis slows down quadratically. When a network has more groups the
+// charts show the ones with the largest bars, in network order, and say so in the title.
+inline constexpr int kMaxChartGroups = 120;
+// The roofline plots at most this many groups (those with the most MACs).
+inline constexpr int kMaxRooflinePoints = 2000;
 
 struct RooflinePoint {
     double ctc = 0;          // MACs per DRAM byte
@@ -45,6 +54,7 @@ struct RooflineData {
     double bandwidth = 0;              // DRAM bytes per cycle (the slope)
     std::vector<RooflinePoint> points; // only groups with CTC > 0 and latency > 0 (log axes)
     int groups = 0;                    // categories in all, plotted or not
+    int skipped = 0;                   // plottable groups left out (kMaxRooflinePoints)
     friend bool operator==(const RooflineData&, const RooflineData&) = default;
 };
 

@@ -148,6 +148,15 @@ struct Bars {
     QValueAxis* y = nullptr;
 };
 
+// The category that draws a group, -1 when the chart does not show it (data.groups is
+// ascending; empty means category = group).
+int categoryOf(const BarChartData& d, int group) {
+    if (group < 0) return -1;
+    if (d.groups.isEmpty()) return group < d.categories.size() ? group : -1;
+    auto it = std::lower_bound(d.groups.begin(), d.groups.end(), group);
+    return it != d.groups.end() && *it == group ? int(it - d.groups.begin()) : -1;
+}
+
 double maxExtent(const BarChartData& d) {
     double m = 0;
     for (qsizetype c = 0; c < d.categories.size(); ++c) {
@@ -192,9 +201,9 @@ Bars buildBars(QChart* chart, const BarChartData& d, int highlight, const QPalet
     chart->addAxis(b.y, Qt::AlignLeft);
     b.series->attachAxis(b.x);
     b.series->attachAxis(b.y);
-    if (highlight >= 0 && highlight < d.categories.size())
+    if (const int c = categoryOf(d, highlight); c >= 0)
         for (QBarSet* set : b.sets)
-            set->selectBar(highlight);
+            set->selectBar(c);
     applyPalette(chart, pal);
     return b;
 }
@@ -319,7 +328,8 @@ void BarChartWidget::setData(const BarChartData& data) {
     QChart* chart = d.view->chart();
     chart->setTitle(data.title);
     bool sameShape = d.bars.series && data.categories == d.data.categories &&
-                     data.stacked == d.data.stacked && data.sets.size() == d.data.sets.size();
+                     data.groups == d.data.groups && data.stacked == d.data.stacked &&
+                     data.sets.size() == d.data.sets.size();
     int changed = 0;
     for (size_t s = 0; sameShape && s < data.sets.size(); ++s) {
         sameShape = data.sets[s].name == d.data.sets[s].name;
@@ -347,7 +357,8 @@ void BarChartWidget::setData(const BarChartData& data) {
     d.bars = buildBars(chart, data, d.highlight, palette(), d.view->size());
     for (qsizetype s = 0; s < d.bars.sets.size(); ++s) {
         QBarSet* set = d.bars.sets[s];
-        connect(set, &QBarSet::clicked, this, [this](int index) { emit categoryClicked(index); });
+        connect(set, &QBarSet::clicked, this,
+                [this](int index) { emit categoryClicked(d_->data.groups.value(index, index)); });
         connect(set, &QBarSet::hovered, this, [this, s](bool on, int index) {
             if (!on) {
                 QToolTip::hideText();
@@ -377,9 +388,10 @@ void BarChartWidget::setHighlightedCategory(int category) {
     Impl& d = *d_;
     if (category == d.highlight) return;
     d.highlight = category;
+    const int c = categoryOf(d.data, category);
     for (QBarSet* set : d.bars.sets) {
         set->deselectAllBars();
-        if (category >= 0 && category < set->count()) set->selectBar(category);
+        if (c >= 0 && c < set->count()) set->selectBar(c);
     }
 }
 
@@ -401,9 +413,10 @@ int BarChartWidget::drawnCategoryCount() const {
     return d_->bars.x ? int(d_->bars.x->count()) : 0;
 }
 
-QPoint BarChartWidget::barCenter(int category) const {
+QPoint BarChartWidget::barCenter(int group) const {
     const Impl& d = *d_;
-    if (!d.bars.series || category < 0 || category >= d.data.categories.size()) return {};
+    const int category = categoryOf(d.data, group);
+    if (!d.bars.series || category < 0) return {};
     const int n = int(d.data.sets.size());
     for (int s = 0; s < n; ++s) {
         // Segments before the first non-empty one are empty, so its centre is at v / 2.

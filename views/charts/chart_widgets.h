@@ -22,14 +22,17 @@ class BarChartWidget : public QWidget {
 
     void setData(const BarChartData& data);
     const BarChartData& data() const;
-    void setHighlightedCategory(int category); // -1: none
+    // Categories are named by their group index (BarChartData::groups): clicks report it,
+    // highlighting and barCenter take it, also when the chart draws only some groups.
+    void setHighlightedCategory(int group); // -1: none
     int highlightedCategory() const;
 
     // What the chart draws (read back from the chart itself).
     int drawnSetCount() const;
     int drawnCategoryCount() const;
-    // Centre of a category's first non-empty bar in viewport() coordinates (null if none).
-    QPoint barCenter(int category) const;
+    // Centre of a group's first non-empty bar in viewport() coordinates (null if the chart
+    // does not draw that group or its bars are empty).
+    QPoint barCenter(int group) const;
     QWidget* viewport() const;
 
     // Writes the chart as SVG when `path` ends in .svg, else as a raster image of that

@@ -65,6 +65,11 @@ GraphCanvas::GraphCanvas(QWidget* parent) : QWidget(parent) {
     layout->addWidget(view_, 1);
 
     legend_ = new HeatLegend(view_);
+    notice_ = new QLabel(view_);
+    notice_->setWordWrap(true);
+    notice_->setAlignment(Qt::AlignCenter);
+    notice_->setMargin(16);
+    notice_->hide();
 
     connect(scene_, &GraphScene::selectionIntent, this, &GraphCanvas::selectionRequested);
     connect(view_, &GraphView::layerDropped, this, &GraphCanvas::layerMoveRequested);
@@ -124,6 +129,20 @@ void GraphCanvas::setState(const StudioState& state) {
     }
     const GraphScene::Update u = scene_->setState(state);
     if (!u.error.isEmpty()) emit statusMessage(tr("Layout failed: %1").arg(u.error));
+    if (u.networkChanged) {
+        notice_->setVisible(scene_->tooLargeToDraw());
+        if (scene_->tooLargeToDraw()) {
+            notice_->setText(
+                tr("%1 has %L2 layers: the canvas draws networks of up to %L3 layers.\n"
+                   "Select layers in the Layers dock or with Find (Ctrl+F); fusing, the "
+                   "inspectors, metrics and charts work as usual.")
+                    .arg(QString::fromStdString(state.network.name()))
+                    .arg(state.network.size())
+                    .arg(GraphScene::kMaxDrawnLayers));
+            updateSceneRect();
+            updateCompleter();
+        }
+    }
     if (u.relaidOut) {
         lastLayoutMs_ = u.layoutMs;
         updateSceneRect();
@@ -256,6 +275,7 @@ void GraphCanvas::setContextActions(const QList<QAction*>& actions) {
 }
 
 QImage GraphCanvas::renderImage(double scale) const {
+    if (scene_->tooLargeToDraw()) return {};
     const QRectF src = scene_->graphRect().adjusted(-16, -16, 16, 16);
     // Keep the bitmap within what image viewers open comfortably.
     const double maxSide = 16000;
@@ -270,6 +290,10 @@ QImage GraphCanvas::renderImage(double scale) const {
 }
 
 bool GraphCanvas::exportPng(const QString& path, QString* error) const {
+    if (scene_->tooLargeToDraw()) {
+        if (error) *error = tooLargeMessage();
+        return false;
+    }
     const QImage img = renderImage(2.0);
     if (img.isNull() || !img.save(path, "PNG")) {
         if (error) *error = tr("Cannot write %1").arg(path);
@@ -278,7 +302,17 @@ bool GraphCanvas::exportPng(const QString& path, QString* error) const {
     return true;
 }
 
+QString GraphCanvas::tooLargeMessage() const {
+    return tr("the network has %L1 layers; the canvas draws networks of up to %L2 layers")
+        .arg(scene_->state().network.size())
+        .arg(GraphScene::kMaxDrawnLayers);
+}
+
 bool GraphCanvas::exportSvg(const QString& path, QString* error) const {
+    if (scene_->tooLargeToDraw()) {
+        if (error) *error = tooLargeMessage();
+        return false;
+    }
     const QRectF src = scene_->graphRect().adjusted(-16, -16, 16, 16);
     QSvgGenerator gen;
     gen.setFileName(path);
@@ -298,6 +332,7 @@ bool GraphCanvas::exportSvg(const QString& path, QString* error) const {
 }
 
 void GraphCanvas::placeOverlays() {
+    notice_->setGeometry(view_->viewport()->rect().adjusted(24, 24, -24, -24));
     legend_->resize(legend_->sizeHint());
     legend_->move(view_->viewport()->width() - legend_->width() - 12, 12);
     legend_->raise();

@@ -11,6 +11,7 @@
 
 class QAction;
 class QCompleter;
+class QLabel;
 class QLineEdit;
 class QToolButton;
 
@@ -73,6 +74,7 @@ class GraphCanvas : public QWidget {
     bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
+    QString tooLargeMessage() const;
     void placeOverlays();
     void updateSceneRect();
     void initialView();
@@ -81,6 +83,7 @@ class GraphCanvas : public QWidget {
     GraphScene* scene_;
     GraphView* view_;
     HeatLegend* legend_;
+    QLabel* notice_; // over the view when the network is too large to draw
     QWidget* findBar_;
     QLineEdit* findEdit_;
     QCompleter* completer_ = nullptr;

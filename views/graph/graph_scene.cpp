@@ -32,8 +32,7 @@ QPainterPath toPath(const std::vector<LayoutPoint>& pts) {
 }
 } // namespace
 
-GraphScene::GraphScene(QObject* parent)
-    : QGraphicsScene(parent), layouter_(makeDefaultLayouter()) {
+GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent), layouter_(makeDefaultLayouter()) {
     theme_ = CanvasTheme::fromPalette(QApplication::palette());
     style_.theme = &theme_;
     setFonts(QApplication::font());
@@ -96,6 +95,7 @@ GraphScene::Update GraphScene::setState(const StudioState& state) {
     state_ = state;
     networkKey_ = key;
     if (u.networkChanged) rebuildItems();
+    if (tooLarge_) return u;
     if (u.networkChanged || sizesDirty_ || clustersChanged()) {
         u.error = runLayout(u);
         u.relaidOut = u.error.isEmpty();
@@ -109,12 +109,16 @@ void GraphScene::rebuildItems() {
     nodes_.clear();
     clear(); // deletes every item
     syncing_ = false;
-    nodes_.assign(size_t(state_.network.size()), nullptr);
     edges_.clear();
     groups_.clear();
     clusterMembers_.clear();
     layout_ = {};
+    request_ = {};
+    graphRect_ = {};
     const Network& net = state_.network;
+    tooLarge_ = net.size() > kMaxDrawnLayers;
+    if (tooLarge_) return;
+    nodes_.assign(size_t(net.size()), nullptr);
     for (LayerId id = 0; id < net.size(); ++id) {
         auto* n = new NodeItem(id, &style_);
         addItem(n);
@@ -258,8 +262,9 @@ void GraphScene::applyLooks() {
             }
         }
         look.dropTarget = dropTarget_ >= 0 && gi == dropTarget_ && !fused;
-        look.highlighted = gi >= 0 && !fused &&
-                           std::find(highlighted_.begin(), highlighted_.end(), gi) != highlighted_.end();
+        look.highlighted =
+            gi >= 0 && !fused &&
+            std::find(highlighted_.begin(), highlighted_.end(), gi) != highlighted_.end();
         n->setLook(look);
     }
     for (size_t gi = 0; gi < sched.groups.size(); ++gi) {
@@ -280,7 +285,8 @@ void GraphScene::applyLooks() {
         }
         look.selected = selectedGroup_ == int(gi);
         look.dropTarget = dropTarget_ == int(gi);
-        look.highlighted = std::find(highlighted_.begin(), highlighted_.end(), int(gi)) != highlighted_.end();
+        look.highlighted =
+            std::find(highlighted_.begin(), highlighted_.end(), int(gi)) != highlighted_.end();
         it->second->setLook(look);
     }
     if (!edges_.empty() && !layout_.edges.empty())

@@ -32,6 +32,11 @@ class GraphScene : public QGraphicsScene {
     Update setState(const StudioState& state);
     const StudioState& state() const { return state_; }
 
+    // Networks with more layers are not drawn (no items, no layout): Graphviz takes many
+    // seconds on them and the picture cannot be read; the studio's other views still work.
+    static constexpr int kMaxDrawnLayers = 5000;
+    bool tooLargeToDraw() const { return tooLarge_; }
+
     void setColorBy(ColorBy mode);
     ColorBy colorBy() const { return colorBy_; }
     const HeatValues& heat() const { return heat_; }
@@ -99,6 +104,7 @@ class GraphScene : public QGraphicsScene {
     int selectedGroup_ = -1;
     bool syncing_ = false;
     bool sizesDirty_ = false;
+    bool tooLarge_ = false;
 };
 
 } // namespace lf::graph

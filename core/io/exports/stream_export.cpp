@@ -289,11 +289,12 @@ StreamExport exportStream(const Network& net, const Hardware& hw, const Schedule
     out << YAML::EndSeq;
 
     out << YAML::Key << "mapping" << YAML::Value << YAML::BeginSeq;
+    const std::vector<int> group_of = s.groupIndexByLayer(net.size());
     for (LayerId id : layers) {
         // A spatial partition gives each layer of the group its own sub-array: core k for
         // the group's k-th layer; every other layer runs on core 0.
         int core = 0;
-        if (const int g = s.groupOf(id); g >= 0) {
+        if (const int g = group_of[size_t(id)]; g >= 0) {
             const FusionGroup& fg = s.groups[size_t(g)];
             if (fg.partition.kind == PartitionKind::spatial && fg.layers.size() > 1)
                 for (size_t k = 0; k < fg.layers.size(); ++k)
