@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -273,6 +274,8 @@ class TestGraphView : public QObject {
                 notice = l;
         QVERIFY(notice);
         QVERIFY(notice->text().contains(QStringLiteral("5,002 layers")));
+        QVERIFY(!s.view()->horizontalScrollBar()->isVisible());
+        QVERIFY(!s.view()->verticalScrollBar()->isVisible());
 
         QVERIFY(s.waitFor([&] { s.w.document()->fuse({s.id("c10"), s.id("c11")}); }));
         const Schedule& sched = s.w.document()->schedule();

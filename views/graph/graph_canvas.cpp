@@ -208,6 +208,11 @@ void GraphCanvas::setViewCenter(const QPointF& p) {
 }
 
 void GraphCanvas::updateSceneRect() {
+    // Nothing drawn (a network too large to draw): nothing to scroll either.
+    if (scene_->tooLargeToDraw()) {
+        view_->setSceneRect(QRectF(0, 0, 1, 1));
+        return;
+    }
     view_->setSceneRect(
         scene_->graphRect().adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
 }
