@@ -11,6 +11,7 @@ packages=(
     libonnx-dev libprotobuf-dev protobuf-compiler
     libbenchmark-dev
     python3-jsonschema python3-yaml
+    locales
     fonts-dejavu-core
 )
 # For looking at the real window under a virtual display (optional for tests).

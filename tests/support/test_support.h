@@ -31,4 +31,11 @@ Schedule fused(Schedule s, const Network& net, std::vector<LayerId> layers, Stra
 // by hand (conv1 runs 16 times on a 6×6×4 tile).
 Schedule l2netRecomputeSegment(const Network& net, const Hardware& hw);
 
+// Switches `category` (LC_ALL, LC_NUMERIC, ...) to the glibc locale `name`, e.g.
+// "de_DE.UTF-8" built from source "de_DE" and charmap "UTF-8". When the system has no such
+// locale it is compiled once with localedef (package `locales`, installed by
+// scripts/install-deps.sh) into the build tree and LOCPATH points there. Returns an empty
+// string on success, else why it could not be done.
+QString switchToLocale(int category, const char* name, const char* source, const char* charmap);
+
 }  // namespace lf::test

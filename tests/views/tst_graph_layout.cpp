@@ -5,10 +5,6 @@
 #include "schedule_edits.h"
 #include "test_support.h"
 
-#include <QDir>
-#include <QFileInfo>
-#include <QProcess>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <clocale>
@@ -197,23 +193,8 @@ class TestGraphLayout : public QObject {
 
     void decimalCommaLocaleDoesNotShrinkNodes() {
         // Graphviz reads sizes with atof; under a decimal-comma locale "2.5" would read as 2.
-        // Generated once into the build tree when the system has no de_DE locale.
-        const QString dir = QStringLiteral(LAYERFUSE_BINARY_DIR "/tests/locales");
-        const QByteArray oldLocPath = qgetenv("LOCPATH");
-        if (!std::setlocale(LC_NUMERIC, "de_DE.UTF-8")) {
-            if (!QFileInfo::exists(dir + QStringLiteral("/de_DE.UTF-8/LC_NUMERIC"))) {
-                QDir().mkpath(dir);
-                QProcess localedef;
-                localedef.start(QStringLiteral("localedef"),
-                                {QStringLiteral("-i"), QStringLiteral("de_DE"),
-                                 QStringLiteral("-f"), QStringLiteral("UTF-8"),
-                                 dir + QStringLiteral("/de_DE.UTF-8")});
-                if (!localedef.waitForFinished(60000)) QSKIP("localedef is not available");
-            }
-            qputenv("LOCPATH", dir.toLocal8Bit());
-            if (!std::setlocale(LC_NUMERIC, "de_DE.UTF-8"))
-                QSKIP("no de_DE locale on this machine");
-        }
+        const QString why = lf::test::switchToLocale(LC_NUMERIC, "de_DE.UTF-8", "de_DE", "UTF-8");
+        QVERIFY2(why.isEmpty(), qPrintable(why));
         const bool comma = std::localeconv()->decimal_point[0] == ',';
         auto layouter = makeGraphvizLayouter();
         LayoutRequest req;
@@ -223,10 +204,6 @@ class TestGraphLayout : public QObject {
         const LayoutResult res = layouter->layout(req);
         const std::string numericNow = std::setlocale(LC_NUMERIC, nullptr);
         std::setlocale(LC_NUMERIC, "C");
-        if (oldLocPath.isNull())
-            qunsetenv("LOCPATH");
-        else
-            qputenv("LOCPATH", oldLocPath);
         QVERIFY(comma);
         QCOMPARE(numericNow, std::string("de_DE.UTF-8")); // the guard restored the caller's locale
         checkLayoutInvariants(req, res);

@@ -11,6 +11,9 @@
 #include "test_support.h"
 
 #include <QFile>
+#include <QGuiApplication>
+#include <QImage>
+#include <QScreen>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QScrollBar>
@@ -176,6 +179,46 @@ class TestGraphView : public QObject {
                                 .arg(before.y())
                                 .arg(after.x())
                                 .arg(after.y())));
+    }
+
+    // What is on screen after a relayout that scrolls must be what a fresh paint gives: the
+    // offscreen platform grabs the window's backing store, where stale fragments would stay.
+    void relayoutLeavesNoStaleFragments() {
+        Studio s("resnet18");
+        s.view()->setZoom(1.0);
+        const LayerId anchor = s.id("layer3.1.conv1");
+        s.w.canvas()->centerOnLayer(anchor);
+        QTest::qWait(50);
+        const QPoint before = s.at(anchor);
+        const int scrollBefore = s.view()->verticalScrollBar()->value();
+        // Six new clusters above the anchor: the relayout moves most items and scrolls.
+        Schedule sched = s.w.document()->schedule();
+        const Network& net = s.w.document()->network();
+        int k = 0;
+        for (const char* block : {"layer1.0", "layer1.1", "layer2.0", "layer2.1", "layer3.0"}) {
+            const std::string b(block);
+            sched = lf::test::fused(sched, net, {net.find(b + ".conv1"), net.find(b + ".conv2")},
+                                    Strategy::recompute, "g" + std::to_string(k++));
+        }
+        bool applied = false;
+        QVERIFY(s.waitFor([&] { applied = s.w.document()->setSchedule(sched, QStringLiteral("fuse")).ok; }));
+        QVERIFY(applied);
+        QVERIFY(std::abs(s.view()->verticalScrollBar()->value() - scrollBefore) > 20);
+        QVERIFY((s.at(anchor) - before).manhattanLength() <= 2);
+        QTest::qWait(100);  // the queued paint events reach the backing store
+        const QRect inWindow(s.viewport()->mapTo(&s.w, QPoint(0, 0)), s.viewport()->size());
+        const QImage shown = QGuiApplication::primaryScreen()
+                                 ->grabWindow(s.w.winId(), inWindow.x(), inWindow.y(),
+                                              inWindow.width(), inWindow.height())
+                                 .toImage()
+                                 .convertToFormat(QImage::Format_RGB32);
+        const QImage fresh = s.viewport()->grab().toImage().convertToFormat(QImage::Format_RGB32);
+        QCOMPARE(shown.size(), fresh.size());
+        int differing = 0;
+        for (int y = 0; y < shown.height(); ++y)
+            for (int x = 0; x < shown.width(); ++x)
+                if (shown.pixel(x, y) != fresh.pixel(x, y)) ++differing;
+        QVERIFY2(differing == 0, qPrintable(QStringLiteral("%1 pixels differ from a fresh paint").arg(differing)));
     }
 
     void colourByHeatmapWithLegend() {
