@@ -1,4 +1,5 @@
 // Graphviz layout of the DAG canvas: geometric invariants (never raw coordinates).
+#include "graph/graph_labels.h"
 #include "graph/graph_scene.h"
 #include "graph/layouter.h"
 #include "models/evaluate.h"
@@ -7,6 +8,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <clocale>
 
 using namespace lf;
@@ -131,6 +133,41 @@ class TestGraphLayout : public QObject {
         checkLayoutInvariants(scene.lastRequest(), scene.lastLayout());
         QCOMPARE(scene.nodes().size(), size_t(st.network.size()));
         QCOMPARE(scene.edges().size(), scene.lastRequest().edges.size());
+    }
+
+    // Every produced tensor is labelled with its size exactly once, also at fan-outs (whose
+    // out-edges all start just below the producer), and after a relayout.
+    void eachTensorLabelledOnce() {
+        GraphScene scene;
+        StudioState st = defaultState("resnet18");
+        const auto check = [&] {
+            std::map<LayerId, int> labels, outEdges;
+            for (const EdgeItem* e : scene.edges()) {
+                ++outEdges[e->tail()];
+                if (!e->label().isEmpty()) {
+                    ++labels[e->tail()];
+                    QCOMPARE(e->label(), tensorBytesText(st.network, st.hardware, e->tail()));
+                }
+            }
+            for (const auto& [tail, n] : outEdges)
+                QVERIFY2(labels[tail] == 1, qPrintable(QStringLiteral("%1 has %2 labels on %3 edges")
+                                                           .arg(QString::fromStdString(st.network.layer(tail).name))
+                                                           .arg(labels[tail])
+                                                           .arg(n)));
+        };
+        QVERIFY(scene.setState(st).error.isEmpty());
+        const LayerId maxpool = st.network.find("maxpool");
+        QCOMPARE(std::count_if(scene.edges().begin(), scene.edges().end(),
+                               [&](const EdgeItem* e) { return e->tail() == maxpool; }),
+                 std::ptrdiff_t(2));  // the fan-out this is about
+        check();
+        if (QTest::currentTestFailed()) return;
+        st.schedule = test::fused(st.schedule, st.network,
+                                  {maxpool, st.network.find("layer1.0.conv1"), st.network.find("layer1.0.conv2"),
+                                   st.network.find("layer1.0.add")});
+        const auto u = scene.setState(st);
+        QVERIFY(u.error.isEmpty() && u.relaidOut);
+        check();
     }
 
     void clustersContainTheirMembers() {

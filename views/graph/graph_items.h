@@ -69,6 +69,9 @@ class EdgeItem : public QGraphicsItem {
     LayerId head() const { return head_; }
     void setRoute(const QPainterPath& path, std::optional<QPointF> arrowTip);
     void setLabel(const QString& label);
+    const QString& label() const { return label_; }
+    // Where the label goes (just below the producer), also when no label is shown.
+    QPointF labelAnchor() const { return labelPos_; }
     const QPainterPath& path() const { return path_; }
     QRectF boundingRect() const override;
     QPainterPath shape() const override;

@@ -174,8 +174,8 @@ QString GraphScene::runLayout(Update& u) {
         std::optional<QPointF> tip;
         if (route.arrow_tip) tip = QPointF(route.arrow_tip->x, route.arrow_tip->y);
         edges_[k]->setRoute(toPath(route.path), tip);
-        edges_[k]->setLabel(tensorBytesText(net, state_.hardware, edges_[k]->tail()));
     }
+    labelEdges();
     std::map<int, GroupItem*> keep;
     for (size_t k = 0; k < req.clusters.size(); ++k) {
         const int key = req.clusters[k].id;
@@ -289,9 +289,21 @@ void GraphScene::applyLooks() {
             std::find(highlighted_.begin(), highlighted_.end(), int(gi)) != highlighted_.end();
         it->second->setLook(look);
     }
-    if (!edges_.empty() && !layout_.edges.empty())
-        for (EdgeItem* e : edges_)
-            e->setLabel(tensorBytesText(net, state_.hardware, e->tail()));
+    if (!edges_.empty() && !layout_.edges.empty()) labelEdges();
+}
+
+void GraphScene::labelEdges() {
+    // One label per tensor: a producer's out-edges all carry the same tensor, and their
+    // labels would overlap just below it. The leftmost edge there carries it.
+    const Network& net = state_.network;
+    std::vector<EdgeItem*> labelled(size_t(net.size()), nullptr);
+    for (EdgeItem* e : edges_) {
+        EdgeItem*& best = labelled[size_t(e->tail())];
+        if (!best || e->labelAnchor().x() < best->labelAnchor().x()) best = e;
+    }
+    for (EdgeItem* e : edges_)
+        e->setLabel(labelled[size_t(e->tail())] == e ? tensorBytesText(net, state_.hardware, e->tail())
+                                                     : QString());
 }
 
 void GraphScene::setHighlightedGroups(const std::vector<int>& groups) {

@@ -82,6 +82,7 @@ class GraphScene : public QGraphicsScene {
     bool clustersChanged() const;
     QString runLayout(Update& u);
     void applyLooks();
+    void labelEdges();
     void onSceneSelectionChanged();
     double headerHeight() const;
     QSizeF measureNode(LayerId id) const;
