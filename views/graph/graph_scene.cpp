@@ -175,7 +175,6 @@ QString GraphScene::runLayout(Update& u) {
         if (route.arrow_tip) tip = QPointF(route.arrow_tip->x, route.arrow_tip->y);
         edges_[k]->setRoute(toPath(route.path), tip);
     }
-    labelEdges();
     std::map<int, GroupItem*> keep;
     for (size_t k = 0; k < req.clusters.size(); ++k) {
         const int key = req.clusters[k].id;
@@ -293,8 +292,10 @@ void GraphScene::applyLooks() {
 }
 
 void GraphScene::labelEdges() {
-    // One label per tensor: a producer's out-edges all carry the same tensor, and their
-    // labels would overlap just below it. The leftmost edge there carries it.
+    // Called from applyLooks(), which follows every layout: labels depend on the routes, the
+    // network and the hardware's word size. One label per tensor: a producer's out-edges all
+    // carry the same tensor, and their labels would overlap just below it. The leftmost edge
+    // there carries it.
     const Network& net = state_.network;
     std::vector<EdgeItem*> labelled(size_t(net.size()), nullptr);
     for (EdgeItem* e : edges_) {
