@@ -15,18 +15,18 @@
 namespace lf {
 
 struct StudioState {
-    Network network;                           // cheap to copy (shared data)
+    Network network; // cheap to copy (shared data)
     Hardware hardware;
-    Schedule schedule;                         // normalized
-    std::shared_ptr<const Metrics> metrics;    // null while the first evaluation runs
-    std::shared_ptr<const Metrics> previous;   // metrics before the last edit (for deltas)
+    Schedule schedule;                       // normalized
+    std::shared_ptr<const Metrics> metrics;  // null while the first evaluation runs
+    std::shared_ptr<const Metrics> previous; // metrics before the last edit (for deltas)
 };
 
 // What the user has selected on the canvas (or in a chart/list).
 struct StudioSelection {
-    std::vector<LayerId> layers;  // sorted
-    int group = -1;               // index into schedule.groups, -1 = none
+    std::vector<LayerId> layers; // sorted
+    int group = -1;              // index into schedule.groups, -1 = none
     bool operator==(const StudioSelection&) const = default;
 };
 
-}  // namespace lf
+} // namespace lf

@@ -4,6 +4,8 @@
 
 namespace lf::cli {
 
-void printError(const std::string& msg) { std::cerr << msg << '\n'; }
+void printError(const std::string& msg) {
+    std::cerr << msg << '\n';
+}
 
-}  // namespace lf::cli
+} // namespace lf::cli

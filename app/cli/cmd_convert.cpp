@@ -38,4 +38,4 @@ Runner addConvertCommand(CLI::App& app) {
     };
 }
 
-}  // namespace lf::cli
+} // namespace lf::cli

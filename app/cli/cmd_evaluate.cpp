@@ -17,10 +17,15 @@ Runner addEvaluateCommand(CLI::App& app) {
         OnnxCliOptions onnx;
     };
     auto o = std::make_shared<Opts>();
-    auto* sub = app.add_subcommand("evaluate", "Evaluate a schedule of a network on a hardware config");
+    auto* sub =
+        app.add_subcommand("evaluate", "Evaluate a schedule of a network on a hardware config");
     sub->add_option("NETWORK", o->network, "Network: .net.yaml file or bundled name")->required();
-    auto* hwOpt = sub->add_option("--hardware", o->hardware, "Hardware: .hw.yaml file or bundled preset (default: the schedule's, else " + std::string(kDefaultHardware) + ")");
-    sub->add_option("--schedule", o->schedule, "Schedule: .sched.yaml file (default: the default schedule)");
+    auto* hwOpt = sub->add_option(
+        "--hardware", o->hardware,
+        "Hardware: .hw.yaml file or bundled preset (default: the schedule's, else " +
+            std::string(kDefaultHardware) + ")");
+    sub->add_option("--schedule", o->schedule,
+                    "Schedule: .sched.yaml file (default: the default schedule)");
     sub->add_option("--format", o->format, "Output format")
         ->check(CLI::IsMember({"json", "table", "csv"}))
         ->capture_default_str();
@@ -56,7 +61,8 @@ Runner addEvaluateCommand(CLI::App& app) {
                 } else if (sf->hardware_name != hardware.name) {
                     auto named = resolveHardware(sf->hardware_name);
                     if (!named) {
-                        printError(o->schedule + ": the schedule's hardware: " + named.error().toString());
+                        printError(o->schedule +
+                                   ": the schedule's hardware: " + named.error().toString());
                         return int(kBadInput);
                     }
                     hardware = *named;
@@ -68,7 +74,8 @@ Runner addEvaluateCommand(CLI::App& app) {
                 }
             }
             for (const std::string& s : sf->skipped)
-                std::cerr << o->schedule << ": no layer '" << s << "' in " << net->name() << "; skipped\n";
+                std::cerr << o->schedule << ": no layer '" << s << "' in " << net->name()
+                          << "; skipped\n";
             sched = std::move(sf->schedule);
         } else {
             sched = defaultSchedule(*net, hardware);
@@ -76,11 +83,14 @@ Runner addEvaluateCommand(CLI::App& app) {
         EvaluateOptions eo;
         eo.burst_aware = !o->noburst;
         const Metrics m = evaluate(*net, hardware, sched, eo);
-        if (o->format == "json") std::cout << metricsToJsonText(m);
-        else if (o->format == "csv") std::cout << metricsToCsv(m);
-        else std::cout << metricsToTable(m);
+        if (o->format == "json")
+            std::cout << metricsToJsonText(m);
+        else if (o->format == "csv")
+            std::cout << metricsToCsv(m);
+        else
+            std::cout << metricsToTable(m);
         return int(kOk);
     };
 }
 
-}  // namespace lf::cli
+} // namespace lf::cli

@@ -44,4 +44,4 @@ Runner addExamplesCommand(CLI::App& app) {
     };
 }
 
-}  // namespace lf::cli
+} // namespace lf::cli

@@ -27,4 +27,4 @@ std::function<void(double, const std::string&)> stderrProgress(const std::string
 // Prints "error: ..." style messages consistently.
 void printError(const std::string& msg);
 
-}  // namespace lf::cli
+} // namespace lf::cli

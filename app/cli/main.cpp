@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
 
     std::vector<std::pair<CLI::App*, lf::cli::Runner>> runners;
     auto track = [&](lf::cli::Runner r) {
-        runners.emplace_back(app.get_subcommands([](CLI::App*) { return true; }).back(), std::move(r));
+        runners.emplace_back(app.get_subcommands([](CLI::App*) { return true; }).back(),
+                             std::move(r));
     };
     track(lf::cli::addExamplesCommand(app));
     track(lf::cli::addConvertCommand(app));

@@ -59,7 +59,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     createMenus();
     createToolBars();
     createStatusBar();
-    StudioAutomation::install(this);  // Optimize menu, ONNX / schedule import, exports
+    StudioAutomation::install(this); // Optimize menu, ONNX / schedule import, exports
 
     connect(doc_, &Document::documentReset, this, &MainWindow::onDocumentReset);
     connect(doc_, &Document::changed, this, &MainWindow::onDocumentChanged);

@@ -10,7 +10,7 @@ namespace lf {
 namespace bundled_detail {
 extern const BundledFile kFiles[];
 extern const size_t kFileCount;
-}  // namespace bundled_detail
+} // namespace bundled_detail
 
 std::span<const BundledFile> bundledFiles() {
     return {bundled_detail::kFiles, bundled_detail::kFileCount};
@@ -22,7 +22,9 @@ const BundledFile* findBundled(BundledKind kind, std::string_view name) {
     return nullptr;
 }
 
-std::string bundledFileLabel(const BundledFile& f) { return std::string("bundled:") + f.path; }
+std::string bundledFileLabel(const BundledFile& f) {
+    return std::string("bundled:") + f.path;
+}
 
 namespace {
 std::string namesOf(BundledKind kind) {
@@ -34,21 +36,21 @@ std::string namesOf(BundledKind kind) {
         }
     return s;
 }
-}  // namespace
+} // namespace
 
 Result<Network> loadBundledNetwork(std::string_view name) {
     const BundledFile* f = findBundled(BundledKind::network, name);
     if (!f)
-        return Error("no bundled network named '" + std::string(name) + "' (bundled: " +
-                     namesOf(BundledKind::network) + ")");
+        return Error("no bundled network named '" + std::string(name) +
+                     "' (bundled: " + namesOf(BundledKind::network) + ")");
     return readNetworkYaml(f->text, bundledFileLabel(*f));
 }
 
 Result<Hardware> loadBundledHardware(std::string_view name) {
     const BundledFile* f = findBundled(BundledKind::hardware, name);
     if (!f)
-        return Error("no bundled hardware named '" + std::string(name) + "' (bundled: " +
-                     namesOf(BundledKind::hardware) + ")");
+        return Error("no bundled hardware named '" + std::string(name) +
+                     "' (bundled: " + namesOf(BundledKind::hardware) + ")");
     return readHardwareYaml(f->text, bundledFileLabel(*f));
 }
 
@@ -62,14 +64,18 @@ Result<Network> resolveNetwork(const std::string& arg, const OnnxImportOptions& 
     if (std::filesystem::is_regular_file(arg, ec))
         return isOnnxPath(arg) ? importOnnx(arg, onnx, report) : loadNetworkYamlFile(arg);
     if (findBundled(BundledKind::network, arg)) return loadBundledNetwork(arg);
-    return Error(arg, {}, "no such file, and no bundled network of that name (run `layerfuse-cli examples`)");
+    return Error(
+        arg, {},
+        "no such file, and no bundled network of that name (run `layerfuse-cli examples`)");
 }
 
 Result<Hardware> resolveHardware(const std::string& arg) {
     std::error_code ec;
     if (std::filesystem::is_regular_file(arg, ec)) return loadHardwareYamlFile(arg);
     if (findBundled(BundledKind::hardware, arg)) return loadBundledHardware(arg);
-    return Error(arg, {}, "no such file, and no bundled hardware of that name (run `layerfuse-cli examples`)");
+    return Error(
+        arg, {},
+        "no such file, and no bundled hardware of that name (run `layerfuse-cli examples`)");
 }
 
-}  // namespace lf
+} // namespace lf

@@ -17,8 +17,8 @@ enum class BundledKind { network, hardware, schedule, lesson };
 
 struct BundledFile {
     BundledKind kind;
-    const char* name;  // short name, e.g. "resnet50"
-    const char* path;  // relative to examples/, e.g. "networks/resnet50.net.yaml"
+    const char* name; // short name, e.g. "resnet50"
+    const char* path; // relative to examples/, e.g. "networks/resnet50.net.yaml"
     const char* text;
 };
 
@@ -42,4 +42,4 @@ Result<Network> resolveNetwork(const std::string& arg, const OnnxImportOptions& 
                                OnnxImportReport* report = nullptr);
 Result<Hardware> resolveHardware(const std::string& arg);
 
-}  // namespace lf
+} // namespace lf

@@ -14,8 +14,10 @@ std::optional<std::vector<LoopDim>> parseAxis(std::string_view s) {
     for (;;) {
         const size_t star = s.find('*');
         std::string_view tok = s.substr(0, star);
-        while (!tok.empty() && tok.front() == ' ') tok.remove_prefix(1);
-        while (!tok.empty() && tok.back() == ' ') tok.remove_suffix(1);
+        while (!tok.empty() && tok.front() == ' ')
+            tok.remove_prefix(1);
+        while (!tok.empty() && tok.back() == ' ')
+            tok.remove_suffix(1);
         bool found = false;
         for (size_t i = 0; i < kDimNames.size(); ++i)
             if (kDimNames[i] == tok) {
@@ -29,7 +31,7 @@ std::optional<std::vector<LoopDim>> parseAxis(std::string_view s) {
     if (out.empty()) return std::nullopt;
     return out;
 }
-}  // namespace
+} // namespace
 
 std::optional<Dataflow> parseDataflow(std::string_view s) {
     const size_t bar = s.find('|');
@@ -72,7 +74,8 @@ std::vector<std::string> validate(const Hardware& hw) {
     if (hw.buffer.bytes < 1) p.push_back("buffer bytes must be positive");
     if (hw.buffer.banks < 1) p.push_back("buffer banks must be at least 1");
     if (hw.pe_array.cols < 1 || hw.pe_array.rows < 1) p.push_back("pe_array needs at least one PE");
-    if (hw.pe_array.macs_per_pe_per_cycle < 1) p.push_back("macs_per_pe_per_cycle must be at least 1");
+    if (hw.pe_array.macs_per_pe_per_cycle < 1)
+        p.push_back("macs_per_pe_per_cycle must be at least 1");
     const auto& rf = hw.register_file;
     if (rf.bytes_per_pe < 0 || rf.weight < 0 || rf.input < 0 || rf.psum < 0)
         p.push_back("register file sizes must not be negative");
@@ -81,8 +84,10 @@ std::vector<std::string> validate(const Hardware& hw) {
                     std::to_string(rf.weight + rf.input + rf.psum) + " B) exceed bytes_per_pe (" +
                     std::to_string(rf.bytes_per_pe) + " B)");
     if (hw.cores) {
-        if (hw.cores->tle < 1 || hw.cores->tlt < 1) p.push_back("cores tle and tlt must be at least 1");
-        if (hw.cores->mb_bytes.size() != 3) p.push_back("cores mb_bytes must list MB0, MB1 and MB2");
+        if (hw.cores->tle < 1 || hw.cores->tlt < 1)
+            p.push_back("cores tle and tlt must be at least 1");
+        if (hw.cores->mb_bytes.size() != 3)
+            p.push_back("cores mb_bytes must list MB0, MB1 and MB2");
         for (int64_t b : hw.cores->mb_bytes)
             if (b < 1) {
                 p.push_back("cores memories must be positive");
@@ -92,4 +97,4 @@ std::vector<std::string> validate(const Hardware& hw) {
     return p;
 }
 
-}  // namespace lf
+} // namespace lf

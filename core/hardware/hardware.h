@@ -24,9 +24,9 @@ std::optional<Dataflow> parseDataflow(std::string_view s);
 std::string toString(const Dataflow& d);
 
 enum class SramEnergyModel : uint8_t {
-    constant,  // pj_per_access
-    sqrt,      // ConvFusion §VII-A: a·sqrt(bits) + b
-    banked,    // ConvFusion §VII-B: E_sqrt(min(s, bank_bits))·(1 + f·log2 ceil(s/bank_bits))
+    constant, // pj_per_access
+    sqrt,     // ConvFusion §VII-A: a·sqrt(bits) + b
+    banked,   // ConvFusion §VII-B: E_sqrt(min(s, bank_bits))·(1 + f·log2 ceil(s/bank_bits))
 };
 
 enum class OverlapMode : uint8_t { serial, overlapped };
@@ -48,10 +48,10 @@ struct DramConfig {
 
 struct BufferEnergy {
     SramEnergyModel model = SramEnergyModel::constant;
-    double pj_per_access = 0;  // constant model
-    double a = 0.012;          // sqrt / banked: a·sqrt(bits) + b   (ConvFusion fit, 40 nm)
+    double pj_per_access = 0; // constant model
+    double a = 0.012;         // sqrt / banked: a·sqrt(bits) + b   (ConvFusion fit, 40 nm)
     double b = 4.61;
-    double bank_bits = 16e4;   // banked
+    double bank_bits = 16e4; // banked
     double bank_factor = 3.05e-3;
     friend bool operator==(const BufferEnergy&, const BufferEnergy&) = default;
 };
@@ -72,8 +72,8 @@ struct PeArrayConfig {
 };
 
 struct RegisterFileConfig {
-    int64_t bytes_per_pe = 0;  // 0 = no register file level
-    int64_t weight = 0, input = 0, psum = 0;  // bytes per PE of each section
+    int64_t bytes_per_pe = 0;                // 0 = no register file level
+    int64_t weight = 0, input = 0, psum = 0; // bytes per PE of each section
     double pj_per_access = 0;
     friend bool operator==(const RegisterFileConfig&, const RegisterFileConfig&) = default;
 };
@@ -109,4 +109,4 @@ struct Hardware {
 // problem (empty when valid).
 std::vector<std::string> validate(const Hardware& hw);
 
-}  // namespace lf
+} // namespace lf

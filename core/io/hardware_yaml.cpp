@@ -8,12 +8,11 @@ using namespace yamlio;
 
 namespace {
 constexpr double kBig = 1e15;
-constexpr int64_t kMaxBytes = int64_t(1) << 44;  // 16 TiB: beyond any real on-chip memory
-}  // namespace
+constexpr int64_t kMaxBytes = int64_t(1) << 44; // 16 TiB: beyond any real on-chip memory
+} // namespace
 
 namespace {
-template <class N>
-Hardware readHardwareT(const N& root) {
+template <class N> Hardware readHardwareT(const N& root) {
     requireMap(root, "hardware");
     checkKeys(root, {"format", "name", "description", "frequency_mhz", "batch", "precision", "dram",
                      "buffer", "pe_array", "register_file", "mac", "overlap", "cores"});
@@ -31,12 +30,14 @@ Hardware readHardwareT(const N& root) {
     }
     if (const N d = root["dram"]) {
         requireMap(d, "dram");
-        checkKeys(d, {"bandwidth_bytes_per_cycle", "burst_bytes", "cas_cycles", "energy_pj_per_word"});
-        hw.dram.bandwidth_bytes_per_cycle =
-            getDouble(d, "bandwidth_bytes_per_cycle", hw.dram.bandwidth_bytes_per_cycle, 1e-6, kBig);
+        checkKeys(d,
+                  {"bandwidth_bytes_per_cycle", "burst_bytes", "cas_cycles", "energy_pj_per_word"});
+        hw.dram.bandwidth_bytes_per_cycle = getDouble(
+            d, "bandwidth_bytes_per_cycle", hw.dram.bandwidth_bytes_per_cycle, 1e-6, kBig);
         hw.dram.burst_bytes = getInt(d, "burst_bytes", hw.dram.burst_bytes, 1, 1 << 20);
         hw.dram.cas_cycles = getDouble(d, "cas_cycles", hw.dram.cas_cycles, 0, 1e9);
-        hw.dram.energy_pj_per_word = getDouble(d, "energy_pj_per_word", hw.dram.energy_pj_per_word, 0, kBig);
+        hw.dram.energy_pj_per_word =
+            getDouble(d, "energy_pj_per_word", hw.dram.energy_pj_per_word, 0, kBig);
     }
     if (const N b = root["buffer"]) {
         requireMap(b, "buffer");
@@ -48,10 +49,15 @@ Hardware readHardwareT(const N& root) {
             checkKeys(e, {"model", "pj_per_access", "a", "b", "bank_bits", "bank_factor"});
             const std::string m = getString(e, "model", "constant");
             BufferEnergy& be = hw.buffer.energy;
-            if (m == "constant") be.model = SramEnergyModel::constant;
-            else if (m == "sqrt") be.model = SramEnergyModel::sqrt;
-            else if (m == "banked") be.model = SramEnergyModel::banked;
-            else fail(e["model"], "buffer energy model must be constant, sqrt or banked, got '" + m + "'");
+            if (m == "constant")
+                be.model = SramEnergyModel::constant;
+            else if (m == "sqrt")
+                be.model = SramEnergyModel::sqrt;
+            else if (m == "banked")
+                be.model = SramEnergyModel::banked;
+            else
+                fail(e["model"],
+                     "buffer energy model must be constant, sqrt or banked, got '" + m + "'");
             be.pj_per_access = getDouble(e, "pj_per_access", be.pj_per_access, 0, kBig);
             be.a = getDouble(e, "a", be.a, 0, kBig);
             be.b = getDouble(e, "b", be.b, 0, kBig);
@@ -87,8 +93,8 @@ Hardware readHardwareT(const N& root) {
         rf.pj_per_access = getDouble(r, "pj_per_access", rf.pj_per_access, 0, kBig);
         if (rf.weight + rf.input + rf.psum > rf.bytes_per_pe)
             fail(r, "register file sections (weight + input + psum = " +
-                        std::to_string(rf.weight + rf.input + rf.psum) + " B) exceed bytes_per_pe (" +
-                        std::to_string(rf.bytes_per_pe) + " B)");
+                        std::to_string(rf.weight + rf.input + rf.psum) +
+                        " B) exceed bytes_per_pe (" + std::to_string(rf.bytes_per_pe) + " B)");
     }
     if (const N m = root["mac"]) {
         requireMap(m, "mac");
@@ -97,9 +103,12 @@ Hardware readHardwareT(const N& root) {
     }
     if (const N o = root["overlap"]) {
         const std::string s = toString(o, "overlap");
-        if (s == "serial") hw.overlap = OverlapMode::serial;
-        else if (s == "overlapped") hw.overlap = OverlapMode::overlapped;
-        else fail(o, "overlap must be serial or overlapped, got '" + s + "'");
+        if (s == "serial")
+            hw.overlap = OverlapMode::serial;
+        else if (s == "overlapped")
+            hw.overlap = OverlapMode::overlapped;
+        else
+            fail(o, "overlap must be serial or overlapped, got '" + s + "'");
     }
     if (const N c = root["cores"]) {
         requireMap(c, "cores");
@@ -115,10 +124,14 @@ Hardware readHardwareT(const N& root) {
     }
     return hw;
 }
-}  // namespace
+} // namespace
 
-Hardware yamlio::readHardwareNode(const YAML::Node& root) { return readHardwareT(root); }
-Hardware yamlio::readHardwareNode(const TNode& root) { return readHardwareT(root); }
+Hardware yamlio::readHardwareNode(const YAML::Node& root) {
+    return readHardwareT(root);
+}
+Hardware yamlio::readHardwareNode(const TNode& root) {
+    return readHardwareT(root);
+}
 
 void yamlio::emitHardwareBody(YAML::Emitter& out, const Hardware& hw) {
     out << YAML::Key << "name" << YAML::Value;
@@ -175,8 +188,10 @@ void yamlio::emitHardwareBody(YAML::Emitter& out, const Hardware& hw) {
     out << YAML::Key << "pe_array" << YAML::Value << YAML::Flow << YAML::BeginMap;
     out << YAML::Key << "cols" << YAML::Value << intText(hw.pe_array.cols);
     out << YAML::Key << "rows" << YAML::Value << intText(hw.pe_array.rows);
-    out << YAML::Key << "macs_per_pe_per_cycle" << YAML::Value << intText(hw.pe_array.macs_per_pe_per_cycle);
-    out << YAML::Key << "dataflow" << YAML::Value << YAML::DoubleQuoted << toString(hw.pe_array.dataflow);
+    out << YAML::Key << "macs_per_pe_per_cycle" << YAML::Value
+        << intText(hw.pe_array.macs_per_pe_per_cycle);
+    out << YAML::Key << "dataflow" << YAML::Value << YAML::DoubleQuoted
+        << toString(hw.pe_array.dataflow);
     out << YAML::EndMap;
     const auto& rf = hw.register_file;
     out << YAML::Key << "register_file" << YAML::Value << YAML::Flow << YAML::BeginMap;
@@ -198,7 +213,8 @@ void yamlio::emitHardwareBody(YAML::Emitter& out, const Hardware& hw) {
         out << YAML::Key << "tle" << YAML::Value << intText(hw.cores->tle);
         out << YAML::Key << "tlt" << YAML::Value << intText(hw.cores->tlt);
         out << YAML::Key << "mb_bytes" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-        for (int64_t b : hw.cores->mb_bytes) out << intText(b);
+        for (int64_t b : hw.cores->mb_bytes)
+            out << intText(b);
         out << YAML::EndSeq << YAML::EndMap;
     }
 }
@@ -231,4 +247,4 @@ std::string writeHardwareYaml(const Hardware& hw) {
     return finish(out);
 }
 
-}  // namespace lf
+} // namespace lf

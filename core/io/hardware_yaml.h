@@ -10,7 +10,7 @@
 namespace YAML {
 class Node;
 class Emitter;
-}  // namespace YAML
+} // namespace YAML
 
 namespace lf {
 namespace yamlio {
@@ -28,6 +28,6 @@ namespace yamlio {
 Hardware readHardwareNode(const YAML::Node& map);
 Hardware readHardwareNode(const TNode& map);
 void emitHardwareBody(YAML::Emitter& out, const Hardware& hw);
-}  // namespace yamlio
+} // namespace yamlio
 
-}  // namespace lf
+} // namespace lf

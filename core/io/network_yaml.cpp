@@ -39,8 +39,7 @@ constexpr std::string_view kLayerTypesHelp =
 
 constexpr int64_t kMaxK = NetworkLimits::kMaxKernel;
 
-template <class N>
-Shape readShape(const N& m, const char* what) {
+template <class N> Shape readShape(const N& m, const char* what) {
     requireMap(m, what);
     checkKeys(m, {"channels", "height", "width"});
     Shape s;
@@ -57,8 +56,7 @@ void readPair(const N& n, const char* what, int64_t lo, int64_t hi, int& h, int&
     w = int(v.size() == 2 ? v[1] : v[0]);
 }
 
-template <class N>
-LayerSpec readLayer(const N& n) {
+template <class N> LayerSpec readLayer(const N& n) {
     requireMap(n, "a layer");
     LayerSpec ls;
     Layer& l = ls.layer;
@@ -94,13 +92,14 @@ LayerSpec readLayer(const N& n) {
                       "shape", "epsilon"});
         ls.fold = fold->kind;
         ls.fold_op = type == "activation" ? getString(n, "function", "activation") : type;
-        l.type = LayerType::opaque;  // placeholder; folded away at build
+        l.type = LayerType::opaque; // placeholder; folded away at build
         return ls;
     }
 
     auto lt = layerTypeFromString(type);
     if (!lt || *lt == LayerType::input)
-        fail(typeNode, "unknown layer type '" + type + "' (expected " + std::string(kLayerTypesHelp) + ")");
+        fail(typeNode,
+             "unknown layer type '" + type + "' (expected " + std::string(kLayerTypesHelp) + ")");
     l.type = *lt;
 
     auto common = std::initializer_list<std::string_view>{};
@@ -110,35 +109,44 @@ LayerSpec readLayer(const N& n) {
     case LayerType::deconv:
         checkKeys(n, {"name", "type", "inputs", "out_channels", "kernel", "stride", "padding",
                       "dilation", "groups", "activation", "folded", "expect", "output_padding"});
-        l.out_channels = toInt(req(n, "out_channels"), "out_channels", 1, NetworkLimits::kMaxChannels);
+        l.out_channels =
+            toInt(req(n, "out_channels"), "out_channels", 1, NetworkLimits::kMaxChannels);
         readPair(req(n, "kernel"), "kernel", 1, kMaxK, l.kernel_h, l.kernel_w);
         l.groups = getInt(n, "groups", 1, 1, NetworkLimits::kMaxChannels);
         if (l.type == LayerType::deconv && n["output_padding"])
-            readPair(n["output_padding"], "output_padding", 0, kMaxK, l.output_pad_h, l.output_pad_w);
+            readPair(n["output_padding"], "output_padding", 0, kMaxK, l.output_pad_h,
+                     l.output_pad_w);
         else if (n["output_padding"])
             fail(n["output_padding"], "output_padding applies to deconv layers only");
         break;
     case LayerType::fc:
         checkKeys(n, {"name", "type", "inputs", "out_features", "activation", "folded", "expect"});
-        l.out_channels = toInt(req(n, "out_features"), "out_features", 1, NetworkLimits::kMaxChannels);
+        l.out_channels =
+            toInt(req(n, "out_features"), "out_features", 1, NetworkLimits::kMaxChannels);
         break;
     case LayerType::pool: {
         checkKeys(n, {"name", "type", "inputs", "mode", "kernel", "stride", "padding", "dilation",
                       "ceil_mode", "activation", "folded", "expect"});
         readPair(req(n, "kernel"), "kernel", 1, kMaxK, l.kernel_h, l.kernel_w);
         const std::string mode = getString(n, "mode", "max");
-        if (mode == "max") l.pool_mode = PoolMode::max;
-        else if (mode == "avg") l.pool_mode = PoolMode::avg;
-        else fail(n["mode"], "pool mode must be max or avg, got '" + mode + "'");
+        if (mode == "max")
+            l.pool_mode = PoolMode::max;
+        else if (mode == "avg")
+            l.pool_mode = PoolMode::avg;
+        else
+            fail(n["mode"], "pool mode must be max or avg, got '" + mode + "'");
         l.ceil_mode = getBool(n, "ceil_mode", false);
         break;
     }
     case LayerType::global_pool: {
         checkKeys(n, {"name", "type", "inputs", "mode", "activation", "folded", "expect"});
         const std::string mode = getString(n, "mode", "avg");
-        if (mode == "max") l.pool_mode = PoolMode::max;
-        else if (mode == "avg") l.pool_mode = PoolMode::avg;
-        else fail(n["mode"], "pool mode must be max or avg, got '" + mode + "'");
+        if (mode == "max")
+            l.pool_mode = PoolMode::max;
+        else if (mode == "avg")
+            l.pool_mode = PoolMode::avg;
+        else
+            fail(n["mode"], "pool mode must be max or avg, got '" + mode + "'");
         break;
     }
     case LayerType::add:
@@ -150,9 +158,12 @@ LayerSpec readLayer(const N& n) {
         checkKeys(n, {"name", "type", "inputs", "scale", "mode", "activation", "folded", "expect"});
         readPair(req(n, "scale"), "scale", 1, 1024, l.scale_h, l.scale_w);
         const std::string mode = getString(n, "mode", "nearest");
-        if (mode == "nearest") l.resize_mode = ResizeMode::nearest;
-        else if (mode == "bilinear") l.resize_mode = ResizeMode::bilinear;
-        else fail(n["mode"], "resize mode must be nearest or bilinear, got '" + mode + "'");
+        if (mode == "nearest")
+            l.resize_mode = ResizeMode::nearest;
+        else if (mode == "bilinear")
+            l.resize_mode = ResizeMode::bilinear;
+        else
+            fail(n["mode"], "resize mode must be nearest or bilinear, got '" + mode + "'");
         break;
     }
     case LayerType::opaque:
@@ -160,16 +171,22 @@ LayerSpec readLayer(const N& n) {
         l.op_type = getString(n, "op", "");
         if (const N s = n["shape"]) l.out = readShape(s, "shape");
         break;
-    case LayerType::input: break;
+    case LayerType::input:
+        break;
     }
 
     if (l.type == LayerType::conv || l.type == LayerType::deconv || l.type == LayerType::pool) {
-        if (const N s = n["stride"]) readPair(s, "stride", 1, NetworkLimits::kMaxStride, l.stride_h, l.stride_w);
-        if (const N d = n["dilation"]) readPair(d, "dilation", 1, kMaxK, l.dilation_h, l.dilation_w);
+        if (const N s = n["stride"])
+            readPair(s, "stride", 1, NetworkLimits::kMaxStride, l.stride_h, l.stride_w);
+        if (const N d = n["dilation"])
+            readPair(d, "dilation", 1, kMaxK, l.dilation_h, l.dilation_w);
         if (const N p = n["padding"]) {
             auto v = intList(p, "padding", 1, 4, 0, kMaxK);
-            if (v.size() == 3) fail(p, "padding takes 1, 2 or 4 values ([top/bottom, left/right] or [t, l, b, r])");
-            if (v.size() == 1) l.pad_t = l.pad_l = l.pad_b = l.pad_r = int(v[0]);
+            if (v.size() == 3)
+                fail(p,
+                     "padding takes 1, 2 or 4 values ([top/bottom, left/right] or [t, l, b, r])");
+            if (v.size() == 1)
+                l.pad_t = l.pad_l = l.pad_b = l.pad_r = int(v[0]);
             else if (v.size() == 2) {
                 l.pad_t = l.pad_b = int(v[0]);
                 l.pad_l = l.pad_r = int(v[1]);
@@ -184,13 +201,13 @@ LayerSpec readLayer(const N& n) {
     if (const N a = n["activation"]) l.activation = toString(a, "activation");
     if (const N f = n["folded"]) {
         requireSeq(f, "folded");
-        for (const auto& e : f) l.folded.push_back(toString(e, "folded op"));
+        for (const auto& e : f)
+            l.folded.push_back(toString(e, "folded op"));
     }
     return ls;
 }
 
-template <class N>
-NetworkSpec readNetworkSpecT(const N& root, const std::string& file) {
+template <class N> NetworkSpec readNetworkSpecT(const N& root, const std::string& file) {
     checkFormat(root, "network", 1);
     checkKeys(root, {"format", "name", "description", "inputs", "layers"});
     NetworkSpec spec;
@@ -203,7 +220,8 @@ NetworkSpec readNetworkSpecT(const N& root, const std::string& file) {
     const N layers = req(root, "layers");
     requireSeq(layers, "layers");
     if (ins.size() + layers.size() > size_t(NetworkLimits::kMaxLayers))
-        fail(layers, "network has more than " + std::to_string(NetworkLimits::kMaxLayers) + " layers");
+        fail(layers,
+             "network has more than " + std::to_string(NetworkLimits::kMaxLayers) + " layers");
     for (const auto& i : ins) {
         requireMap(i, "an input");
         checkKeys(i, {"name", "channels", "height", "width"});
@@ -216,11 +234,12 @@ NetworkSpec readNetworkSpecT(const N& root, const std::string& file) {
         spec.inputs.push_back(std::move(is));
     }
     spec.layers.reserve(layers.size());
-    for (const auto& l : layers) spec.layers.push_back(readLayer<N>(l));
+    for (const auto& l : layers)
+        spec.layers.push_back(readLayer<N>(l));
     return spec;
 }
 
-}  // namespace
+} // namespace
 
 NetworkSpec yamlio::readNetworkSpecNode(const YAML::Node& root, const std::string& file) {
     return readNetworkSpecT(root, file);
@@ -251,10 +270,12 @@ Result<Network> loadNetworkYamlFile(const std::string& path) {
 namespace {
 void emitPair(YAML::Emitter& out, const char* key, int h, int w, bool squareAsInt) {
     out << YAML::Key << key << YAML::Value;
-    if (squareAsInt && h == w) out << intText(h);
-    else out << YAML::Flow << YAML::BeginSeq << intText(h) << intText(w) << YAML::EndSeq;
+    if (squareAsInt && h == w)
+        out << intText(h);
+    else
+        out << YAML::Flow << YAML::BeginSeq << intText(h) << intText(w) << YAML::EndSeq;
 }
-}  // namespace
+} // namespace
 
 void yamlio::emitNetworkBody(YAML::Emitter& out, const Network& net) {
     out << YAML::Key << "format" << YAML::Value << "layerfuse/network@1";
@@ -284,22 +305,28 @@ void yamlio::emitNetworkBody(YAML::Emitter& out, const Network& net) {
         emitString(out, l.name);
         out << YAML::Key << "type" << YAML::Value << std::string(toString(l.type));
         out << YAML::Key << "inputs" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-        for (LayerId p : l.operandIds()) emitString(out, net.layer(p).name);
+        for (LayerId p : l.operandIds())
+            emitString(out, net.layer(p).name);
         out << YAML::EndSeq;
         const bool windowed =
             l.type == LayerType::conv || l.type == LayerType::deconv || l.type == LayerType::pool;
         if (l.type == LayerType::conv || l.type == LayerType::deconv)
             out << YAML::Key << "out_channels" << YAML::Value << intText(l.out_channels);
-        if (l.type == LayerType::fc) out << YAML::Key << "out_features" << YAML::Value << intText(l.out_channels);
+        if (l.type == LayerType::fc)
+            out << YAML::Key << "out_features" << YAML::Value << intText(l.out_channels);
         if (l.type == LayerType::pool || l.type == LayerType::global_pool)
             out << YAML::Key << "mode" << YAML::Value << std::string(toString(l.pool_mode));
         if (windowed) {
             emitPair(out, "kernel", l.kernel_h, l.kernel_w, true);
-            if (l.stride_h != 1 || l.stride_w != 1) emitPair(out, "stride", l.stride_h, l.stride_w, true);
+            if (l.stride_h != 1 || l.stride_w != 1)
+                emitPair(out, "stride", l.stride_h, l.stride_w, true);
             if (l.pad_t || l.pad_l || l.pad_b || l.pad_r) {
                 out << YAML::Key << "padding" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-                if (l.pad_t == l.pad_b && l.pad_l == l.pad_r) out << intText(l.pad_t) << intText(l.pad_l);
-                else out << intText(l.pad_t) << intText(l.pad_l) << intText(l.pad_b) << intText(l.pad_r);
+                if (l.pad_t == l.pad_b && l.pad_l == l.pad_r)
+                    out << intText(l.pad_t) << intText(l.pad_l);
+                else
+                    out << intText(l.pad_t) << intText(l.pad_l) << intText(l.pad_b)
+                        << intText(l.pad_r);
                 out << YAML::EndSeq;
             }
             if (l.dilation_h != 1 || l.dilation_w != 1)
@@ -309,7 +336,8 @@ void yamlio::emitNetworkBody(YAML::Emitter& out, const Network& net) {
             out << YAML::Key << "groups" << YAML::Value << intText(l.groups);
         if (l.type == LayerType::deconv && (l.output_pad_h || l.output_pad_w))
             emitPair(out, "output_padding", l.output_pad_h, l.output_pad_w, true);
-        if (l.type == LayerType::pool && l.ceil_mode) out << YAML::Key << "ceil_mode" << YAML::Value << true;
+        if (l.type == LayerType::pool && l.ceil_mode)
+            out << YAML::Key << "ceil_mode" << YAML::Value << true;
         if (l.type == LayerType::resize) {
             emitPair(out, "scale", l.scale_h, l.scale_w, true);
             if (l.resize_mode != ResizeMode::nearest)
@@ -332,7 +360,8 @@ void yamlio::emitNetworkBody(YAML::Emitter& out, const Network& net) {
         }
         if (!l.folded.empty()) {
             out << YAML::Key << "folded" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-            for (const auto& f : l.folded) emitString(out, f);
+            for (const auto& f : l.folded)
+                emitString(out, f);
             out << YAML::EndSeq;
         }
         out << YAML::EndMap;
@@ -349,4 +378,4 @@ std::string writeNetworkYaml(const Network& net) {
     return finish(out);
 }
 
-}  // namespace lf
+} // namespace lf

@@ -10,7 +10,7 @@
 namespace YAML {
 class Node;
 class Emitter;
-}  // namespace YAML
+} // namespace YAML
 
 namespace lf {
 
@@ -30,6 +30,6 @@ namespace yamlio {
 NetworkSpec readNetworkSpecNode(const YAML::Node& root, const std::string& file);
 // The keys of the canonical network document (format, name, inputs, layers) into an open map.
 void emitNetworkBody(YAML::Emitter& out, const Network& net);
-}  // namespace yamlio
+} // namespace yamlio
 
-}  // namespace lf
+} // namespace lf

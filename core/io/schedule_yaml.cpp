@@ -48,11 +48,15 @@ void readPartition(const YAML::Node& n, const Network& net, FusionGroup& g,
     requireMap(n, "partition");
     checkKeys(n, {"kind", "rf_share", "subarrays"});
     const std::string kind = getString(n, "kind", "temporal");
-    if (kind == "temporal") g.partition.kind = PartitionKind::temporal;
-    else if (kind == "spatial") g.partition.kind = PartitionKind::spatial;
-    else fail(n["kind"], "partition kind must be temporal or spatial, got '" + kind + "'");
+    if (kind == "temporal")
+        g.partition.kind = PartitionKind::temporal;
+    else if (kind == "spatial")
+        g.partition.kind = PartitionKind::spatial;
+    else
+        fail(n["kind"], "partition kind must be temporal or spatial, got '" + kind + "'");
     if (const YAML::Node rs = n["rf_share"]) {
-        if (g.partition.kind != PartitionKind::temporal) fail(rs, "rf_share belongs to a temporal partition");
+        if (g.partition.kind != PartitionKind::temporal)
+            fail(rs, "rf_share belongs to a temporal partition");
         requireMap(rs, "rf_share");
         for (const auto& kv : rs) {
             const LayerId id = resolveLayer(net, kv.first, "layer name", opt, skipped);
@@ -61,7 +65,8 @@ void readPartition(const YAML::Node& n, const Network& net, FusionGroup& g,
         }
     }
     if (const YAML::Node sa = n["subarrays"]) {
-        if (g.partition.kind != PartitionKind::spatial) fail(sa, "subarrays belong to a spatial partition");
+        if (g.partition.kind != PartitionKind::spatial)
+            fail(sa, "subarrays belong to a spatial partition");
         requireMap(sa, "subarrays");
         for (const auto& kv : sa) {
             const LayerId id = resolveLayer(net, kv.first, "layer name", opt, skipped);
@@ -117,8 +122,9 @@ void readLayerSchedule(const YAML::Node& n, LayerSchedule& s) {
             auto l = parseLevel(name, s.order);
             if (!l)
                 fail(v, "unknown level '" + name + "' (expected tile, l1..l4 or an inner loop: " +
-                            levelName(Level::l1, s.order) + ", " + levelName(Level::l2, s.order) + ", " +
-                            levelName(Level::l3, s.order) + ", " + levelName(Level::l4, s.order) + ")");
+                            levelName(Level::l1, s.order) + ", " + levelName(Level::l2, s.order) +
+                            ", " + levelName(Level::l3, s.order) + ", " +
+                            levelName(Level::l4, s.order) + ")");
             out[size_t(a)] = *l;
         }
     };
@@ -132,10 +138,11 @@ void readLayerSchedule(const YAML::Node& n, LayerSchedule& s) {
     }
 }
 
-}  // namespace
+} // namespace
 
 Schedule yamlio::readScheduleNode(const YAML::Node& root, const Network& net, const Hardware& hw,
-                                  const ScheduleReadOptions& opt, std::vector<std::string>* skipped) {
+                                  const ScheduleReadOptions& opt,
+                                  std::vector<std::string>* skipped) {
     Schedule s = defaultSchedule(net, hw);
     s.groups.clear();
     std::vector<int> owner(size_t(net.size()), -1);
@@ -156,7 +163,8 @@ Schedule yamlio::readScheduleNode(const YAML::Node& root, const Network& net, co
                 const LayerId id = resolveLayer(net, ln, "layer name", opt, skipped);
                 if (id == kNoLayer) continue;
                 if (!isCompute(net.layer(id).type) && net.layer(id).type != LayerType::concat)
-                    fail(ln, "layer '" + net.layer(id).name + "' (" + std::string(toString(net.layer(id).type)) +
+                    fail(ln, "layer '" + net.layer(id).name + "' (" +
+                                 std::string(toString(net.layer(id).type)) +
                                  ") cannot be in a group");
                 if (owner[size_t(id)] >= 0)
                     fail(ln, "layer '" + net.layer(id).name + "' is already in group '" +
@@ -170,16 +178,22 @@ Schedule yamlio::readScheduleNode(const YAML::Node& root, const Network& net, co
             }
             const std::string strat = getString(gn, "strategy", "recompute");
             auto st = strategyFromString(strat);
-            if (!st) fail(gn["strategy"], "strategy must be recompute, reuse or optimus, got '" + strat + "'");
+            if (!st)
+                fail(gn["strategy"],
+                     "strategy must be recompute, reuse or optimus, got '" + strat + "'");
             g.strategy = *st;
             const std::string rm = getString(gn, "reuse_model", "hwff");
-            if (rm == "hwff") g.reuse_model = ReuseModelKind::hwff;
-            else if (rm == "alwani") g.reuse_model = ReuseModelKind::alwani;
-            else fail(gn["reuse_model"], "reuse_model must be hwff or alwani, got '" + rm + "'");
+            if (rm == "hwff")
+                g.reuse_model = ReuseModelKind::hwff;
+            else if (rm == "alwani")
+                g.reuse_model = ReuseModelKind::alwani;
+            else
+                fail(gn["reuse_model"], "reuse_model must be hwff or alwani, got '" + rm + "'");
             if (const YAML::Node ot = gn["out_tile"]) {
                 requireMap(ot, "out_tile");
                 checkKeys(ot, {"h", "w"});
-                g.out_tile = OutputTile{toInt(req(ot, "h"), "h", 1, kMaxTile), toInt(req(ot, "w"), "w", 1, kMaxTile)};
+                g.out_tile = OutputTile{toInt(req(ot, "h"), "h", 1, kMaxTile),
+                                        toInt(req(ot, "w"), "w", 1, kMaxTile)};
             }
             g.weights_resident = getBool(gn, "weights_resident", false);
             std::sort(g.layers.begin(), g.layers.end());
@@ -195,7 +209,8 @@ Schedule yamlio::readScheduleNode(const YAML::Node& root, const Network& net, co
             const LayerId id = resolveLayer(net, kv.first, "layer name", opt, skipped);
             if (id == kNoLayer) continue;
             if (!isCompute(net.layer(id).type))
-                fail(kv.first, "layer '" + net.layer(id).name + "' does not compute and has no schedule");
+                fail(kv.first,
+                     "layer '" + net.layer(id).name + "' does not compute and has no schedule");
             readLayerSchedule(kv.second, s.layers[size_t(id)]);
             s.explicit_layer[size_t(id)] = 1;
             layerNodes[size_t(id)] = kv.second;
@@ -204,7 +219,8 @@ Schedule yamlio::readScheduleNode(const YAML::Node& root, const Network& net, co
     if (opt.refuse_violations) {
         for (size_t gi = 0; gi < s.groups.size(); ++gi) {
             auto v = checkGroup(net, hw, s.groups[gi]);
-            if (!v.empty()) fail(groupNodes[gi], "group '" + s.groups[gi].name + "': " + v.front().message);
+            if (!v.empty())
+                fail(groupNodes[gi], "group '" + s.groups[gi].name + "': " + v.front().message);
         }
         for (LayerId id : net.computeIds()) {
             auto v = checkLayer(net, id, s.layers[size_t(id)]);
@@ -217,8 +233,9 @@ Schedule yamlio::readScheduleNode(const YAML::Node& root, const Network& net, co
     return s;
 }
 
-Result<ScheduleFile> readScheduleYaml(std::string_view text, const std::string& file, const Network& net,
-                                      const Hardware& hw, const ScheduleReadOptions& opt) {
+Result<ScheduleFile> readScheduleYaml(std::string_view text, const std::string& file,
+                                      const Network& net, const Hardware& hw,
+                                      const ScheduleReadOptions& opt) {
     auto doc = parse(text, file);
     if (!doc) return doc.error();
     const YAML::Node root = *doc;
@@ -231,12 +248,14 @@ Result<ScheduleFile> readScheduleYaml(std::string_view text, const std::string& 
             checkKeys(n, {"name", "sha256"});
             out.network_name = getString(n, "name", "");
             out.network_sha256 = getString(n, "sha256", "");
-            if (opt.check_hash && !out.network_sha256.empty() && out.network_sha256 != net.canonicalHash())
-                fail(n["sha256"], "this schedule was made for another network (" +
-                                      (out.network_name.empty() ? std::string("unnamed") : out.network_name) +
-                                      ", sha256 " + out.network_sha256.substr(0, 12) + "…) than " + net.name() +
-                                      " (sha256 " + net.canonicalHash().substr(0, 12) +
-                                      "…); apply it by layer names to use the layers that match");
+            if (opt.check_hash && !out.network_sha256.empty() &&
+                out.network_sha256 != net.canonicalHash())
+                fail(n["sha256"],
+                     "this schedule was made for another network (" +
+                         (out.network_name.empty() ? std::string("unnamed") : out.network_name) +
+                         ", sha256 " + out.network_sha256.substr(0, 12) + "…) than " + net.name() +
+                         " (sha256 " + net.canonicalHash().substr(0, 12) +
+                         "…); apply it by layer names to use the layers that match");
         }
         const Hardware* useHw = &hw;
         if (const YAML::Node h = root["hardware"]) {
@@ -260,8 +279,8 @@ Result<ScheduleFile> readScheduleYaml(std::string_view text, const std::string& 
     }
 }
 
-Result<ScheduleFile> loadScheduleYamlFile(const std::string& path, const Network& net, const Hardware& hw,
-                                          const ScheduleReadOptions& opt) {
+Result<ScheduleFile> loadScheduleYamlFile(const std::string& path, const Network& net,
+                                          const Hardware& hw, const ScheduleReadOptions& opt) {
     auto text = readFile(path);
     if (!text) return text.error();
     return readScheduleYaml(*text, path, net, hw, opt);
@@ -269,9 +288,11 @@ Result<ScheduleFile> loadScheduleYamlFile(const std::string& path, const Network
 
 namespace {
 
-void emitLevels(YAML::Emitter& out, const char* key, const std::array<Level, 3>& l, const std::array<Dim, 4>& order) {
+void emitLevels(YAML::Emitter& out, const char* key, const std::array<Level, 3>& l,
+                const std::array<Dim, 4>& order) {
     out << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginMap;
-    for (Arr a : kAllArrs) out << YAML::Key << arrName(a) << YAML::Value << levelName(l[size_t(a)], order);
+    for (Arr a : kAllArrs)
+        out << YAML::Key << arrName(a) << YAML::Value << levelName(l[size_t(a)], order);
     out << YAML::EndMap;
 }
 
@@ -295,10 +316,10 @@ void emitMetrics(YAML::Emitter& out, const Metrics& m) {
     out << YAML::EndMap;
 }
 
-}  // namespace
+} // namespace
 
-void yamlio::emitScheduleBody(YAML::Emitter& out, const Network& net, const Hardware& hw, const Schedule& s,
-                              const ScheduleWriteOptions& opt) {
+void yamlio::emitScheduleBody(YAML::Emitter& out, const Network& net, const Hardware& hw,
+                              const Schedule& s, const ScheduleWriteOptions& opt) {
     std::vector<const FusionGroup*> explicitGroups;
     for (const FusionGroup& g : s.groups)
         if (!isImplicitGroup(g, net)) explicitGroups.push_back(&g);
@@ -309,17 +330,20 @@ void yamlio::emitScheduleBody(YAML::Emitter& out, const Network& net, const Hard
             out << YAML::Key << "name" << YAML::Value;
             emitString(out, g->name);
             out << YAML::Key << "layers" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-            for (LayerId id : g->layers) emitString(out, net.layer(id).name);
+            for (LayerId id : g->layers)
+                emitString(out, net.layer(id).name);
             out << YAML::EndSeq;
             out << YAML::Key << "strategy" << YAML::Value << toString(g->strategy);
-            if (g->reuse_model == ReuseModelKind::alwani) out << YAML::Key << "reuse_model" << YAML::Value << "alwani";
+            if (g->reuse_model == ReuseModelKind::alwani)
+                out << YAML::Key << "reuse_model" << YAML::Value << "alwani";
             if (g->out_tile)
-                out << YAML::Key << "out_tile" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "h"
-                    << YAML::Value << intText(g->out_tile->h) << YAML::Key << "w" << YAML::Value << intText(g->out_tile->w)
-                    << YAML::EndMap;
+                out << YAML::Key << "out_tile" << YAML::Value << YAML::Flow << YAML::BeginMap
+                    << YAML::Key << "h" << YAML::Value << intText(g->out_tile->h) << YAML::Key
+                    << "w" << YAML::Value << intText(g->out_tile->w) << YAML::EndMap;
             const Partition& p = g->partition;
             out << YAML::Key << "partition" << YAML::Value << YAML::Flow << YAML::BeginMap;
-            out << YAML::Key << "kind" << YAML::Value << (p.kind == PartitionKind::temporal ? "temporal" : "spatial");
+            out << YAML::Key << "kind" << YAML::Value
+                << (p.kind == PartitionKind::temporal ? "temporal" : "spatial");
             if (p.kind == PartitionKind::temporal && !p.rf_share.empty()) {
                 out << YAML::Key << "rf_share" << YAML::Value << YAML::Flow << YAML::BeginMap;
                 for (const auto& [id, r] : p.rf_share) {
@@ -345,8 +369,9 @@ void yamlio::emitScheduleBody(YAML::Emitter& out, const Network& net, const Hard
                 for (const auto& [id, a] : p.subarrays) {
                     out << YAML::Key;
                     emitString(out, net.layer(id).name);
-                    out << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "col" << YAML::Value << intText(a.col)
-                        << YAML::Key << "row" << YAML::Value << intText(a.row) << YAML::Key << "cols" << YAML::Value << intText(a.cols)
+                    out << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "col"
+                        << YAML::Value << intText(a.col) << YAML::Key << "row" << YAML::Value
+                        << intText(a.row) << YAML::Key << "cols" << YAML::Value << intText(a.cols)
                         << YAML::Key << "rows" << YAML::Value << intText(a.rows) << YAML::EndMap;
                 }
                 out << YAML::EndMap;
@@ -359,7 +384,8 @@ void yamlio::emitScheduleBody(YAML::Emitter& out, const Network& net, const Hard
     }
     bool any = false;
     for (LayerId id : net.computeIds()) {
-        const bool write = opt.all_layers || (size_t(id) < s.explicit_layer.size() && s.explicit_layer[size_t(id)]);
+        const bool write = opt.all_layers ||
+                           (size_t(id) < s.explicit_layer.size() && s.explicit_layer[size_t(id)]);
         if (!write) continue;
         if (!any) {
             out << YAML::Key << "layers" << YAML::Value << YAML::BeginMap;
@@ -370,14 +396,18 @@ void yamlio::emitScheduleBody(YAML::Emitter& out, const Network& net, const Hard
         emitString(out, net.layer(id).name);
         out << YAML::Value << YAML::BeginMap;
         out << YAML::Key << "order" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-        for (Dim d : ls.order) out << std::string(1, dimChar(d));
+        for (Dim d : ls.order)
+            out << std::string(1, dimChar(d));
         out << YAML::EndSeq;
         out << YAML::Key << "tiles" << YAML::Value << YAML::Flow << YAML::BeginMap;
-        for (Dim d : kAllDims) out << YAML::Key << std::string(1, dimChar(d)) << YAML::Value << intText(ls.T(d));
+        for (Dim d : kAllDims)
+            out << YAML::Key << std::string(1, dimChar(d)) << YAML::Value << intText(ls.T(d));
         out << YAML::EndMap;
         emitLevels(out, "store", ls.store, ls.order);
         emitLevels(out, "compute", ls.compute, ls.order);
-        if (ls.unroll) out << YAML::Key << "unroll" << YAML::Value << YAML::DoubleQuoted << toString(*ls.unroll);
+        if (ls.unroll)
+            out << YAML::Key << "unroll" << YAML::Value << YAML::DoubleQuoted
+                << toString(*ls.unroll);
         out << YAML::EndMap;
     }
     if (any) out << YAML::EndMap;
@@ -410,4 +440,4 @@ std::string writeScheduleYaml(const Network& net, const Hardware& hw, const Sche
     return finish(out);
 }
 
-}  // namespace lf
+} // namespace lf

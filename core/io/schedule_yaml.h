@@ -19,7 +19,7 @@
 namespace YAML {
 class Node;
 class Emitter;
-}  // namespace YAML
+} // namespace YAML
 
 namespace lf {
 
@@ -34,12 +34,12 @@ struct ScheduleReadOptions {
 };
 
 struct ScheduleFile {
-    Schedule schedule;                    // normalized
-    std::string network_name;             // as written in the file
-    std::string network_sha256;           // empty when absent
-    std::optional<Hardware> hardware;     // when the file holds an inline hardware block
-    std::string hardware_name;            // `hardware: {name: ...}`
-    std::vector<std::string> skipped;     // names not found (check_hash = false)
+    Schedule schedule;                // normalized
+    std::string network_name;         // as written in the file
+    std::string network_sha256;       // empty when absent
+    std::optional<Hardware> hardware; // when the file holds an inline hardware block
+    std::string hardware_name;        // `hardware: {name: ...}`
+    std::vector<std::string> skipped; // names not found (check_hash = false)
 };
 
 Result<ScheduleFile> readScheduleYaml(std::string_view text, const std::string& file,
@@ -49,9 +49,9 @@ Result<ScheduleFile> loadScheduleYamlFile(const std::string& path, const Network
                                           const Hardware& hw, const ScheduleReadOptions& opt = {});
 
 struct ScheduleWriteOptions {
-    bool all_layers = false;              // write every compute layer, not only explicit ones
-    bool inline_hardware = false;         // write the whole hardware block, not only its name
-    const Metrics* metrics = nullptr;     // when set, a `metrics:` block (ignored on import)
+    bool all_layers = false;          // write every compute layer, not only explicit ones
+    bool inline_hardware = false;     // write the whole hardware block, not only its name
+    const Metrics* metrics = nullptr; // when set, a `metrics:` block (ignored on import)
 };
 
 std::string writeScheduleYaml(const Network& net, const Hardware& hw, const Schedule& s,
@@ -61,8 +61,8 @@ namespace yamlio {
 // For project files: the schedule body as a node / into an emitter (throws YamlInputError).
 Schedule readScheduleNode(const YAML::Node& map, const Network& net, const Hardware& hw,
                           const ScheduleReadOptions& opt, std::vector<std::string>* skipped);
-void emitScheduleBody(YAML::Emitter& out, const Network& net, const Hardware& hw,
-                      const Schedule& s, const ScheduleWriteOptions& opt);
-}  // namespace yamlio
+void emitScheduleBody(YAML::Emitter& out, const Network& net, const Hardware& hw, const Schedule& s,
+                      const ScheduleWriteOptions& opt);
+} // namespace yamlio
 
-}  // namespace lf
+} // namespace lf

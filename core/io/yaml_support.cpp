@@ -18,10 +18,16 @@ SourcePos posOf(const YAML::Node& n) {
     return SourcePos{m.line + 1, m.column + 1};
 }
 
-SourcePos posOf(const TNode& n) { return n.pos(); }
+SourcePos posOf(const TNode& n) {
+    return n.pos();
+}
 
-void fail(const YAML::Node& at, const std::string& msg) { throw YamlInputError(posOf(at), msg); }
-void fail(const TNode& at, const std::string& msg) { throw YamlInputError(posOf(at), msg); }
+void fail(const YAML::Node& at, const std::string& msg) {
+    throw YamlInputError(posOf(at), msg);
+}
+void fail(const TNode& at, const std::string& msg) {
+    throw YamlInputError(posOf(at), msg);
+}
 
 namespace {
 
@@ -52,13 +58,20 @@ size_t firstInvalidUtf8(std::string_view t) {
             continue;
         }
         size_t len = 0;
-        if (c >= 0xC2 && c <= 0xDF) len = cont(i + 1) ? 2 : 0;
-        else if (c == 0xE0) len = cont(i + 1, 0xA0) && cont(i + 2) ? 3 : 0;
-        else if (c == 0xED) len = cont(i + 1, 0x80, 0x9F) && cont(i + 2) ? 3 : 0;
-        else if (c >= 0xE1 && c <= 0xEF) len = cont(i + 1) && cont(i + 2) ? 3 : 0;
-        else if (c == 0xF0) len = cont(i + 1, 0x90) && cont(i + 2) && cont(i + 3) ? 4 : 0;
-        else if (c >= 0xF1 && c <= 0xF3) len = cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
-        else if (c == 0xF4) len = cont(i + 1, 0x80, 0x8F) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+        if (c >= 0xC2 && c <= 0xDF)
+            len = cont(i + 1) ? 2 : 0;
+        else if (c == 0xE0)
+            len = cont(i + 1, 0xA0) && cont(i + 2) ? 3 : 0;
+        else if (c == 0xED)
+            len = cont(i + 1, 0x80, 0x9F) && cont(i + 2) ? 3 : 0;
+        else if (c >= 0xE1 && c <= 0xEF)
+            len = cont(i + 1) && cont(i + 2) ? 3 : 0;
+        else if (c == 0xF0)
+            len = cont(i + 1, 0x90) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+        else if (c >= 0xF1 && c <= 0xF3)
+            len = cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+        else if (c == 0xF4)
+            len = cont(i + 1, 0x80, 0x8F) && cont(i + 2) && cont(i + 3) ? 4 : 0;
         if (len == 0) return i;
         i += len;
     }
@@ -67,8 +80,7 @@ size_t firstInvalidUtf8(std::string_view t) {
 
 // --- the getters, once for both node types ----------------------------------------------
 
-template <class N>
-void checkFormatT(const N& root, std::string_view kind, int major) {
+template <class N> void checkFormatT(const N& root, std::string_view kind, int major) {
     const std::string want = "layerfuse/" + std::string(kind);
     if (!root.IsDefined() || root.IsNull())
         throw YamlInputError(SourcePos{1, 1},
@@ -95,14 +107,14 @@ void checkFormatT(const N& root, std::string_view kind, int major) {
                     std::to_string(major));
 }
 
-template <class N>
-void checkKeysT(const N& map, std::initializer_list<std::string_view> allowed) {
+template <class N> void checkKeysT(const N& map, std::initializer_list<std::string_view> allowed) {
     for (const auto& kv : map) {
         if (!kv.first.IsScalar() || kv.first.Scalar().empty())
             fail(kv.first.IsDefined() ? N(kv.first) : map, "a key must be a plain name");
         const std::string k(kv.first.Scalar());
         bool ok = false;
-        for (auto a : allowed) ok = ok || a == k;
+        for (auto a : allowed)
+            ok = ok || a == k;
         if (!ok) {
             std::string list;
             for (auto a : allowed) {
@@ -114,14 +126,12 @@ void checkKeysT(const N& map, std::initializer_list<std::string_view> allowed) {
     }
 }
 
-template <class N>
-std::string toStringT(const N& n, std::string_view what) {
+template <class N> std::string toStringT(const N& n, std::string_view what) {
     if (!n.IsScalar()) fail(n, std::string(what) + " must be a text value");
     return std::string(n.Scalar());
 }
 
-template <class N>
-int64_t toIntT(const N& n, std::string_view what, int64_t lo, int64_t hi) {
+template <class N> int64_t toIntT(const N& n, std::string_view what, int64_t lo, int64_t hi) {
     if (!n.IsScalar()) fail(n, std::string(what) + " must be an integer");
     const std::string s(n.Scalar());
     int64_t v = 0;
@@ -140,8 +150,7 @@ int64_t toIntT(const N& n, std::string_view what, int64_t lo, int64_t hi) {
     return v;
 }
 
-template <class N>
-double toDoubleT(const N& n, std::string_view what, double lo, double hi) {
+template <class N> double toDoubleT(const N& n, std::string_view what, double lo, double hi) {
     if (!n.IsScalar()) fail(n, std::string(what) + " must be a number");
     const std::string s(n.Scalar());
     double v = 0;
@@ -157,8 +166,7 @@ double toDoubleT(const N& n, std::string_view what, double lo, double hi) {
     return v;
 }
 
-template <class N>
-bool toBoolT(const N& n, std::string_view what) {
+template <class N> bool toBoolT(const N& n, std::string_view what) {
     if (n.IsScalar()) {
         const std::string_view s = n.Scalar();
         if (s == "true") return true;
@@ -167,8 +175,7 @@ bool toBoolT(const N& n, std::string_view what) {
     fail(n, std::string(what) + " must be true or false");
 }
 
-template <class N>
-N reqT(const N& map, const char* key) {
+template <class N> N reqT(const N& map, const char* key) {
     const N v = map[key];
     if (!v) fail(map, std::string("missing required key '") + key + "'");
     return v;
@@ -188,11 +195,12 @@ std::vector<int64_t> intListT(const N& n, std::string_view what, size_t minLen, 
                     (minLen == maxLen ? std::to_string(minLen)
                                       : std::to_string(minLen) + " to " + std::to_string(maxLen)) +
                     " entries");
-    for (const auto& e : n) out.push_back(toInt(e, what, lo, hi));
+    for (const auto& e : n)
+        out.push_back(toInt(e, what, lo, hi));
     return out;
 }
 
-}  // namespace
+} // namespace
 
 Result<std::shared_ptr<const Tree>> parseTree(std::string_view text, const std::string& file) {
     if (text.size() > kMaxFileBytes)
@@ -274,8 +282,12 @@ void checkKeys(const TNode& map, std::initializer_list<std::string_view> allowed
     checkKeysT(map, allowed);
 }
 
-std::string toString(const YAML::Node& n, std::string_view what) { return toStringT(n, what); }
-std::string toString(const TNode& n, std::string_view what) { return toStringT(n, what); }
+std::string toString(const YAML::Node& n, std::string_view what) {
+    return toStringT(n, what);
+}
+std::string toString(const TNode& n, std::string_view what) {
+    return toStringT(n, what);
+}
 
 int64_t toInt(const YAML::Node& n, std::string_view what, int64_t lo, int64_t hi) {
     return toIntT(n, what, lo, hi);
@@ -291,11 +303,19 @@ double toDouble(const TNode& n, std::string_view what, double lo, double hi) {
     return toDoubleT(n, what, lo, hi);
 }
 
-bool toBool(const YAML::Node& n, std::string_view what) { return toBoolT(n, what); }
-bool toBool(const TNode& n, std::string_view what) { return toBoolT(n, what); }
+bool toBool(const YAML::Node& n, std::string_view what) {
+    return toBoolT(n, what);
+}
+bool toBool(const TNode& n, std::string_view what) {
+    return toBoolT(n, what);
+}
 
-const YAML::Node req(const YAML::Node& map, const char* key) { return reqT(map, key); }
-TNode req(const TNode& map, const char* key) { return reqT(map, key); }
+const YAML::Node req(const YAML::Node& map, const char* key) {
+    return reqT(map, key);
+}
+TNode req(const TNode& map, const char* key) {
+    return reqT(map, key);
+}
 
 int64_t getInt(const YAML::Node& map, const char* key, int64_t def, int64_t lo, int64_t hi) {
     const YAML::Node v = map[key];
@@ -337,8 +357,8 @@ std::vector<int64_t> intList(const YAML::Node& n, std::string_view what, size_t 
                              size_t maxLen, int64_t lo, int64_t hi) {
     return intListT(n, what, minLen, maxLen, lo, hi);
 }
-std::vector<int64_t> intList(const TNode& n, std::string_view what, size_t minLen,
-                             size_t maxLen, int64_t lo, int64_t hi) {
+std::vector<int64_t> intList(const TNode& n, std::string_view what, size_t minLen, size_t maxLen,
+                             int64_t lo, int64_t hi) {
     return intListT(n, what, minLen, maxLen, lo, hi);
 }
 
@@ -347,10 +367,10 @@ std::vector<int64_t> intList(const TNode& n, std::string_view what, size_t minLe
 namespace {
 bool needsQuotes(std::string_view s) {
     if (s.empty()) return true;
-    static const char* const kReserved[] = {"true", "false", "yes", "no", "on", "off", "y", "n",
-                                            "null", "~", "True", "False", "Yes", "No", "On",
-                                            "Off", "TRUE", "FALSE", "YES", "NO", "ON", "OFF",
-                                            "Null", "NULL", "Y", "N"};
+    static const char* const kReserved[] = {"true", "false", "yes",  "no",    "on",    "off", "y",
+                                            "n",    "null",  "~",    "True",  "False", "Yes", "No",
+                                            "On",   "Off",   "TRUE", "FALSE", "YES",   "NO",  "ON",
+                                            "OFF",  "Null",  "NULL", "Y",     "N"};
     for (const char* r : kReserved)
         if (s == r) return true;
     // Anything that starts like a number, or holds YAML indicators.
@@ -365,11 +385,13 @@ bool needsQuotes(std::string_view s) {
     }
     return false;
 }
-}  // namespace
+} // namespace
 
 void emitString(YAML::Emitter& out, std::string_view s) {
-    if (needsQuotes(s)) out << YAML::DoubleQuoted << std::string(s);
-    else out << std::string(s);
+    if (needsQuotes(s))
+        out << YAML::DoubleQuoted << std::string(s);
+    else
+        out << std::string(s);
 }
 
 void emitDouble(YAML::Emitter& out, double v) {
@@ -390,4 +412,4 @@ std::string finish(const YAML::Emitter& out) {
     return s;
 }
 
-}  // namespace lf::yamlio
+} // namespace lf::yamlio

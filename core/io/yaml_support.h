@@ -83,8 +83,8 @@ std::string getString(const TNode& map, const char* key, const std::string& def)
 // An int or a list of ints (e.g. `kernel: 3` or `kernel: [3, 3]`).
 std::vector<int64_t> intList(const YAML::Node& n, std::string_view what, size_t minLen,
                              size_t maxLen, int64_t lo, int64_t hi);
-std::vector<int64_t> intList(const TNode& n, std::string_view what, size_t minLen,
-                             size_t maxLen, int64_t lo, int64_t hi);
+std::vector<int64_t> intList(const TNode& n, std::string_view what, size_t minLen, size_t maxLen,
+                             int64_t lo, int64_t hi);
 
 // --- writing ---------------------------------------------------------------------------
 // Emits a string plainly when safe, double-quoted when another YAML reader would take it
@@ -99,4 +99,4 @@ std::string intText(int64_t v);
 // Finishes a document: checks emitter.good(), appends a final newline.
 std::string finish(const YAML::Emitter& out);
 
-}  // namespace lf::yamlio
+} // namespace lf::yamlio

@@ -12,12 +12,18 @@ namespace lf::yamlio {
 
 // --- TNode ----------------------------------------------------------------------------------
 
-bool TNode::IsNull() const { return tree_ && tree_->at(index_).kind() == Tree::Kind::null; }
-bool TNode::IsScalar() const { return tree_ && tree_->at(index_).kind() == Tree::Kind::scalar; }
+bool TNode::IsNull() const {
+    return tree_ && tree_->at(index_).kind() == Tree::Kind::null;
+}
+bool TNode::IsScalar() const {
+    return tree_ && tree_->at(index_).kind() == Tree::Kind::scalar;
+}
 bool TNode::IsSequence() const {
     return tree_ && tree_->at(index_).kind() == Tree::Kind::sequence;
 }
-bool TNode::IsMap() const { return tree_ && tree_->at(index_).kind() == Tree::Kind::map; }
+bool TNode::IsMap() const {
+    return tree_ && tree_->at(index_).kind() == Tree::Kind::map;
+}
 
 std::string_view TNode::Scalar() const {
     if (!IsScalar()) return {};
@@ -62,8 +68,12 @@ SourcePos TNode::pos() const {
     return SourcePos{int(n.line), int(n.column())};
 }
 
-TNode::Iterator TNode::begin() const { return Iterator(*this, 0); }
-TNode::Iterator TNode::end() const { return Iterator(*this, size()); }
+TNode::Iterator TNode::begin() const {
+    return Iterator(*this, 0);
+}
+TNode::Iterator TNode::end() const {
+    return Iterator(*this, size());
+}
 
 TNode::Entry TNode::Iterator::operator*() const {
     Entry e;
@@ -92,9 +102,9 @@ SourcePos toPos(const YAML::Mark& m) {
 
 // Reads straight from the caller's buffer (no copy of a possibly large text).
 class ViewBuf : public std::streambuf {
-public:
+  public:
     ViewBuf(const char* data, size_t size) {
-        char* p = const_cast<char*>(data);  // get area only: never written
+        char* p = const_cast<char*>(data); // get area only: never written
         setg(p, p, p + size);
     }
 };
@@ -114,17 +124,16 @@ std::string tabHint(std::string_view text, const YAML::Mark& mark) {
     return {};
 }
 
-}  // namespace
+} // namespace
 
 class TreeBuilder : public YAML::EventHandler {
-public:
+  public:
     explicit TreeBuilder(Tree& t) : t_(t) {}
 
     bool sawDocument() const { return started_; }
 
     void OnDocumentStart(const YAML::Mark& mark) override {
-        if (started_)
-            throw TreeError{toPos(mark), "the file holds more than one YAML document"};
+        if (started_) throw TreeError{toPos(mark), "the file holds more than one YAML document"};
         started_ = true;
     }
     void OnDocumentEnd() override {}
@@ -167,7 +176,7 @@ public:
         close();
     }
 
-private:
+  private:
     static constexpr uint32_t kNone = UINT32_MAX;
     struct Frame {
         uint32_t node;
@@ -195,8 +204,8 @@ private:
         const SourcePos p = toPos(mark);
         Tree::Node n;
         n.line = uint32_t(std::max(p.line, 0));
-        n.col_kind = (std::min<uint32_t>(uint32_t(std::max(p.column, 0)), 0xFFFFFF) << 8) |
-                     uint32_t(kind);
+        n.col_kind =
+            (std::min<uint32_t>(uint32_t(std::max(p.column, 0)), 0xFFFFFF) << 8) | uint32_t(kind);
         n.a = a;
         n.b = b;
         const uint32_t index = uint32_t(t_.nodes_.size());
@@ -206,8 +215,10 @@ private:
     }
 
     void attach(uint32_t index) {
-        if (stack_.empty()) t_.root_ = index;
-        else pending_.push_back(index);
+        if (stack_.empty())
+            t_.root_ = index;
+        else
+            pending_.push_back(index);
     }
 
     void remember(YAML::anchor_t anchor, uint32_t node, int64_t expanded) {
@@ -265,7 +276,7 @@ private:
             keys_.clear();
             for (size_t i = 0; i < n; ++i)
                 if (keyAt(i).IsScalar()) keys_.emplace_back(keyAt(i).Scalar(), uint32_t(i));
-            std::sort(keys_.begin(), keys_.end());  // equal texts: by entry index
+            std::sort(keys_.begin(), keys_.end()); // equal texts: by entry index
             for (size_t i = 1; i < keys_.size(); ++i)
                 if (keys_[i].first == keys_[i - 1].first)
                     repeat = std::min<size_t>(repeat, keys_[i].second);
@@ -280,7 +291,7 @@ private:
     std::vector<Frame> stack_;
     std::vector<uint32_t> pending_;
     std::vector<Anchor> anchors_;
-    std::vector<std::pair<std::string_view, uint32_t>> keys_;  // scratch: key text, entry
+    std::vector<std::pair<std::string_view, uint32_t>> keys_; // scratch: key text, entry
     int64_t expanded_ = 0;
 };
 
@@ -310,4 +321,4 @@ Result<std::shared_ptr<const Tree>> Tree::parse(std::string_view text, const std
     return std::shared_ptr<const Tree>(std::move(tree));
 }
 
-}  // namespace lf::yamlio
+} // namespace lf::yamlio

@@ -32,7 +32,7 @@ class Tree;
 // A handle to one node of a Tree (the Tree must outlive it). A default-constructed or
 // missing node is "undefined": operator bool is false, every accessor is safe.
 class TNode {
-public:
+  public:
     TNode() = default;
 
     bool IsDefined() const { return tree_ != nullptr; }
@@ -63,7 +63,7 @@ public:
     Iterator begin() const;
     Iterator end() const;
 
-private:
+  private:
     friend class Tree;
     friend class TreeBuilder;
     TNode(const Tree* t, uint32_t i) : tree_(t), index_(i) {}
@@ -76,7 +76,7 @@ struct TNode::Entry : TNode {
 };
 
 class TNode::Iterator {
-public:
+  public:
     Iterator(TNode n, size_t i) : node_(n), i_(i) {}
     Entry operator*() const;
     Iterator& operator++() {
@@ -85,13 +85,13 @@ public:
     }
     bool operator!=(const Iterator& o) const { return i_ != o.i_; }
 
-private:
+  private:
     TNode node_;
     size_t i_;
 };
 
 class Tree {
-public:
+  public:
     enum class Kind : uint8_t { null, scalar, sequence, map };
 
     // Parses one YAML document. `file` names the source in errors; an empty document gives
@@ -101,15 +101,15 @@ public:
 
     TNode root() const { return TNode(this, root_); }
 
-private:
+  private:
     friend class TNode;
     friend class TreeBuilder;
     // 16 bytes: the column shares its word with the kind (columns above 2^24 are clamped).
     struct Node {
         uint32_t line = 0;
-        uint32_t col_kind = 0;  // column << 8 | kind
-        uint32_t a = 0;         // scalar: offset in pool_; collection: first index in kids_
-        uint32_t b = 0;         // scalar: length; collection: number of kids (maps: 2 per entry)
+        uint32_t col_kind = 0; // column << 8 | kind
+        uint32_t a = 0;        // scalar: offset in pool_; collection: first index in kids_
+        uint32_t b = 0;        // scalar: length; collection: number of kids (maps: 2 per entry)
         Kind kind() const { return Kind(col_kind & 0xFF); }
         uint32_t column() const { return col_kind >> 8; }
     };
@@ -121,4 +121,4 @@ private:
     uint32_t root_ = 0;
 };
 
-}  // namespace lf::yamlio
+} // namespace lf::yamlio

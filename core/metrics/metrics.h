@@ -47,21 +47,21 @@ struct LayerMetrics {
     LayerId id = kNoLayer;
     std::string name;
     LayerType type = LayerType::conv;
-    int group = -1;                     // index into Metrics::groups
+    int group = -1; // index into Metrics::groups
     // ConvFusion loop dims of the layer (MODELS.md §1).
     int64_t out_width = 0, out_height = 0, out_channels = 0, in_channels = 0;
     int64_t kernel_width = 0, kernel_height = 0, stride_x = 1, stride_y = 1, groups = 1;
-    int64_t macs = 0;                   // including recompute
-    int64_t recompute_macs = 0;         // the part of `macs` that recomputes overlap
-    int64_t ops = 0;                    // pool compares/adds, element-wise ops
-    int64_t weights = 0;                // weight elements
-    int64_t buf_x = 0, buf_y = 0, buf_w = 0;  // on-chip buffer, elements
-    Traffic dram;                       // elements
-    int64_t sram_rf_traffic = 0;        // SRAM<->RF elements (MODELS.md §9)
+    int64_t macs = 0;                        // including recompute
+    int64_t recompute_macs = 0;              // the part of `macs` that recomputes overlap
+    int64_t ops = 0;                         // pool compares/adds, element-wise ops
+    int64_t weights = 0;                     // weight elements
+    int64_t buf_x = 0, buf_y = 0, buf_w = 0; // on-chip buffer, elements
+    Traffic dram;                            // elements
+    int64_t sram_rf_traffic = 0;             // SRAM<->RF elements (MODELS.md §9)
     int64_t compute_cycles = 0;
     int64_t memory_cycles = 0;
-    double utilization = 0;             // MACs / (cycles · PEs of its partition)
-    int64_t pes = 0;                    // PEs the layer runs on
+    double utilization = 0; // MACs / (cycles · PEs of its partition)
+    int64_t pes = 0;        // PEs the layer runs on
     Energy energy;
 };
 
@@ -71,17 +71,17 @@ struct GroupMetrics {
     Strategy strategy = Strategy::recompute;
     PartitionKind partition = PartitionKind::temporal;
     int64_t macs = 0, recompute_macs = 0, ops = 0;
-    Traffic dram;                       // elements
+    Traffic dram; // elements
     int64_t dram_bytes = 0;
-    int64_t buffer_bytes = 0;           // on-chip footprint of the group
-    bool fits = true;                   // buffer_bytes <= capacity
+    int64_t buffer_bytes = 0; // on-chip footprint of the group
+    bool fits = true;         // buffer_bytes <= capacity
     int64_t compute_cycles = 0, memory_cycles = 0, latency_cycles = 0;
     Bound bound = Bound::compute;
     Energy energy;
-    double ctc = 0;                     // MACs per DRAM byte (computation-to-communication)
+    double ctc = 0; // MACs per DRAM byte (computation-to-communication)
     double utilization = 0;
-    int64_t out_tile_h = 0, out_tile_w = 0;  // reuse/optimus: the tile used
-    std::vector<std::string> warnings;  // e.g. validity problems (group still evaluated)
+    int64_t out_tile_h = 0, out_tile_w = 0; // reuse/optimus: the tile used
+    std::vector<std::string> warnings;      // e.g. validity problems (group still evaluated)
 };
 
 struct Totals {
@@ -104,14 +104,15 @@ struct Metrics {
     std::string hardware;
     Totals totals;
     std::vector<GroupMetrics> groups;
-    std::vector<LayerMetrics> layers;  // compute layers in topological order
+    std::vector<LayerMetrics> layers; // compute layers in topological order
     // Index into `layers` by LayerId (-1 for non-compute layers).
     std::vector<int32_t> layer_index;
 
     const LayerMetrics* layer(LayerId id) const {
-        if (id < 0 || size_t(id) >= layer_index.size() || layer_index[size_t(id)] < 0) return nullptr;
+        if (id < 0 || size_t(id) >= layer_index.size() || layer_index[size_t(id)] < 0)
+            return nullptr;
         return &layers[size_t(layer_index[size_t(id)])];
     }
 };
 
-}  // namespace lf
+} // namespace lf

@@ -9,7 +9,9 @@
 
 namespace lf {
 
-const char* toString(Bound b) { return b == Bound::compute ? "compute" : "memory"; }
+const char* toString(Bound b) {
+    return b == Bound::compute ? "compute" : "memory";
+}
 
 namespace {
 nlohmann::ordered_json trafficJson(const Traffic& t) {
@@ -28,7 +30,7 @@ nlohmann::ordered_json energyJson(const Energy& e) {
     j["dram"] = e.dram;
     return j;
 }
-}  // namespace
+} // namespace
 
 nlohmann::ordered_json metricsToJson(const Metrics& m) {
     nlohmann::ordered_json j;
@@ -124,7 +126,9 @@ nlohmann::ordered_json metricsToJson(const Metrics& m) {
     return j;
 }
 
-std::string metricsToJsonText(const Metrics& m, int indent) { return metricsToJson(m).dump(indent) + "\n"; }
+std::string metricsToJsonText(const Metrics& m, int indent) {
+    return metricsToJson(m).dump(indent) + "\n";
+}
 
 namespace {
 std::string csvField(const std::string& s) {
@@ -136,7 +140,7 @@ std::string csvField(const std::string& s) {
     }
     return out + "\"";
 }
-}  // namespace
+} // namespace
 
 std::string metricsToCsv(const Metrics& m) {
     std::ostringstream o;
@@ -147,13 +151,13 @@ std::string metricsToCsv(const Metrics& m) {
     for (const LayerMetrics& l : m.layers) {
         const int64_t buf = l.buf_x + l.buf_y + l.buf_w;
         o << "layer," << csvField(l.name) << ','
-          << csvField(l.group >= 0 ? m.groups[size_t(l.group)].name : "") << ','
-          << toString(l.type) << ',' << l.macs << ',' << l.recompute_macs << ',' << l.dram.input
-          << ',' << l.dram.weight << ',' << l.dram.output << ',' << l.dram.psum << ','
-          << l.dram.total() << ',' << buf << ',' << (l.compute_cycles + l.memory_cycles) << ','
-          << l.compute_cycles << ',' << l.memory_cycles << ',' << num(l.energy.mac) << ','
-          << num(l.energy.rf) << ',' << num(l.energy.sram) << ',' << num(l.energy.dram) << ','
-          << num(l.energy.total()) << ',' << num(l.utilization) << '\n';
+          << csvField(l.group >= 0 ? m.groups[size_t(l.group)].name : "") << ',' << toString(l.type)
+          << ',' << l.macs << ',' << l.recompute_macs << ',' << l.dram.input << ',' << l.dram.weight
+          << ',' << l.dram.output << ',' << l.dram.psum << ',' << l.dram.total() << ',' << buf
+          << ',' << (l.compute_cycles + l.memory_cycles) << ',' << l.compute_cycles << ','
+          << l.memory_cycles << ',' << num(l.energy.mac) << ',' << num(l.energy.rf) << ','
+          << num(l.energy.sram) << ',' << num(l.energy.dram) << ',' << num(l.energy.total()) << ','
+          << num(l.utilization) << '\n';
     }
     for (const GroupMetrics& g : m.groups) {
         o << "group," << csvField(g.name) << ',' << csvField(g.name) << ',' << toString(g.strategy)
@@ -190,10 +194,13 @@ std::string scaled(double v, const char* const* units, int n, double step) {
         v /= step;
         ++u;
     }
-    const int prec = u == 0 ? (std::fabs(v) == std::floor(std::fabs(v)) ? 0 : 2) : (std::fabs(v) < 10 ? 2 : std::fabs(v) < 100 ? 1 : 0);
+    const int prec = u == 0 ? (std::fabs(v) == std::floor(std::fabs(v)) ? 0 : 2)
+                            : (std::fabs(v) < 10    ? 2
+                               : std::fabs(v) < 100 ? 1
+                                                    : 0);
     return fixed(v, prec) + " " + units[u];
 }
-}  // namespace
+} // namespace
 
 std::string humanBytes(double bytes) {
     static const char* const u[] = {"B", "KB", "MB", "GB", "TB"};
@@ -252,4 +259,4 @@ std::string metricsToTable(const Metrics& m) {
     return o.str();
 }
 
-}  // namespace lf
+} // namespace lf

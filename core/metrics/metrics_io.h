@@ -22,4 +22,4 @@ std::string humanCount(double n);
 std::string humanEnergy(double pj);
 std::string humanTime(double seconds);
 
-}  // namespace lf
+} // namespace lf

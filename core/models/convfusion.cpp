@@ -9,8 +9,9 @@ namespace lf {
 std::array<int64_t, 4> effectiveTiles(const LayerDims& d, const LayerSchedule& s, bool fused) {
     const std::array<int64_t, 4> D{d.DzPerGroup(), d.Dy, d.Dx, d.DiPerGroup()};
     std::array<int64_t, 4> T{};
-    for (size_t k = 0; k < 4; ++k) T[k] = std::clamp<int64_t>(s.tile[k], 1, std::max<int64_t>(1, D[k]));
-    if (fused) T[size_t(Dim::i)] = D[size_t(Dim::i)];  // FuseSel: i cannot be tiled (§IV-B1)
+    for (size_t k = 0; k < 4; ++k)
+        T[k] = std::clamp<int64_t>(s.tile[k], 1, std::max<int64_t>(1, D[k]));
+    if (fused) T[size_t(Dim::i)] = D[size_t(Dim::i)]; // FuseSel: i cannot be tiled (§IV-B1)
     return T;
 }
 
@@ -22,7 +23,8 @@ CfLayerCost convFusionLayer(const LayerDims& d, const LayerSchedule& s, bool fus
     // Level of each dim's inner loop: 1..4 (l1 outermost). LT_arr(dim) <=> inner(dim) is
     // strictly below SL_arr; F_arr(dim) <=> SL_arr < inner(dim) <= CL_arr (§IV-A, §12).
     int lvl[4];
-    for (int k = 0; k < 4; ++k) lvl[size_t(s.order[size_t(k)])] = k + 1;
+    for (int k = 0; k < 4; ++k)
+        lvl[size_t(s.order[size_t(k)])] = k + 1;
     const int slX = int(s.store[size_t(Arr::X)]), clX = int(s.compute[size_t(Arr::X)]);
     const int slW = int(s.store[size_t(Arr::W)]), clW = int(s.compute[size_t(Arr::W)]);
     const int slY = int(s.store[size_t(Arr::Y)]), clY = int(s.compute[size_t(Arr::Y)]);
@@ -31,7 +33,8 @@ CfLayerCost convFusionLayer(const LayerDims& d, const LayerSchedule& s, bool fus
     // Trans (§IV-C): D_d for loops at or above SL, ceil(D_d/T_d) below; over Λ'.
     auto trans = [&](int sl) {
         int64_t t = 1;
-        for (size_t dim : {X, Y, Z}) t *= lt(sl, dim) ? ceilDiv(D[dim], T[dim]) : D[dim];
+        for (size_t dim : {X, Y, Z})
+            t *= lt(sl, dim) ? ceilDiv(D[dim], T[dim]) : D[dim];
         if (!fused) t *= lt(sl, I) ? ceilDiv(D[I], T[I]) : D[I];
         return t;
     };
@@ -90,4 +93,4 @@ CfLayerCost convFusionLayer(const LayerDims& d, const LayerSchedule& s, bool fus
     return c;
 }
 
-}  // namespace lf
+} // namespace lf

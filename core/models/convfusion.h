@@ -25,9 +25,9 @@ struct CfLayerCost {
     int64_t trans_x = 0, trans_w = 0;
     // Whole layer (all groups, all X arrays), elements.
     int64_t acc_x = 0, acc_w = 0;
-    int64_t acc_y_out = 0;   // final outputs written once
-    int64_t acc_y_psum = 0;  // partial sums written and re-read: D_x·D_y·D_z·2(⌈D_i/T_i⌉−1)
-    int64_t macs = 0;        // MACs of one evaluation (no recompute)
+    int64_t acc_y_out = 0;  // final outputs written once
+    int64_t acc_y_psum = 0; // partial sums written and re-read: D_x·D_y·D_z·2(⌈D_i/T_i⌉−1)
+    int64_t macs = 0;       // MACs of one evaluation (no recompute)
     // Extent of one X transfer (Vol_X) in x and y and its channels: what a fused producer
     // must produce per transfer (§IV-E substitution).
     int64_t ext_x = 0, ext_y = 0, ext_c = 0;
@@ -41,4 +41,4 @@ CfLayerCost convFusionLayer(const LayerDims& d, const LayerSchedule& s, bool fus
 // The tile sizes actually used: clamped to [1, D] per group; a fused layer's T_i is D_i.
 std::array<int64_t, 4> effectiveTiles(const LayerDims& d, const LayerSchedule& s, bool fused);
 
-}  // namespace lf
+} // namespace lf

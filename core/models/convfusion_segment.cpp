@@ -12,9 +12,12 @@ namespace lf {
 int bitsOf(TrafficKind k, const Precision& p) {
     switch (k) {
     case TrafficKind::input:
-    case TrafficKind::output: return p.act_bits;
-    case TrafficKind::weight: return p.weight_bits;
-    case TrafficKind::psum: return p.psum_bits;
+    case TrafficKind::output:
+        return p.act_bits;
+    case TrafficKind::weight:
+        return p.weight_bits;
+    case TrafficKind::psum:
+        return p.psum_bits;
     }
     return p.act_bits;
 }
@@ -23,8 +26,8 @@ namespace {
 
 // What the consumers inside the group need from a producer, accumulated (§IV-E).
 struct Demand {
-    int64_t ext_x = 0, ext_y = 0, ext_c = 0;  // extents of the tile (union: the maxima)
-    int64_t productions = 0;                   // how many times the tile is needed
+    int64_t ext_x = 0, ext_y = 0, ext_c = 0; // extents of the tile (union: the maxima)
+    int64_t productions = 0;                 // how many times the tile is needed
     void add(int64_t x, int64_t y, int64_t c, int64_t n) {
         ext_x = std::max(ext_x, x);
         ext_y = std::max(ext_y, y);
@@ -40,7 +43,8 @@ LayerDims substitute(const LayerDims& d, const Demand& dem) {
     s.Dx = std::clamp<int64_t>(dem.ext_x, 1, d.Dx);
     s.Dy = std::clamp<int64_t>(dem.ext_y, 1, d.Dy);
     const int64_t zPerGroup = std::max<int64_t>(1, d.Dz / d.G);
-    const int64_t groups = std::clamp<int64_t>(ceilDiv(std::max<int64_t>(1, dem.ext_c), zPerGroup), 1, d.G);
+    const int64_t groups =
+        std::clamp<int64_t>(ceilDiv(std::max<int64_t>(1, dem.ext_c), zPerGroup), 1, d.G);
     s.Dz = groups * zPerGroup;
     s.Di = groups * (d.Di / d.G);
     s.G = groups;
@@ -55,16 +59,17 @@ void addOutputTransfers(LayerCost& lc, const LayerDims& d, const std::array<int6
         lc.transfers.push_back({TrafficKind::output, tiles, tz, ty, tx, d.Dx, p.act_bits});
     if (psums > 0) {
         const int64_t iTiles = ceilDiv(d.DiPerGroup(), T[size_t(Dim::i)]);
-        lc.transfers.push_back({TrafficKind::psum, tiles * 2 * (iTiles - 1), tz, ty, tx, d.Dx, p.psum_bits});
+        lc.transfers.push_back(
+            {TrafficKind::psum, tiles * 2 * (iTiles - 1), tz, ty, tx, d.Dx, p.psum_bits});
     }
 }
 
-}  // namespace
+} // namespace
 
 GroupCost convFusionGroup(const Network& net, const Hardware& hw, const Schedule& sched,
                           const FusionGroup& group) {
     const Precision& prec = hw.precision;
-    const std::vector<LayerId>& members = group.layers;  // sorted, topological
+    const std::vector<LayerId>& members = group.layers; // sorted, topological
     auto inGroup = [&](LayerId v) { return std::binary_search(members.begin(), members.end(), v); };
 
     GroupCost gc;
@@ -82,7 +87,8 @@ GroupCost convFusionGroup(const Network& net, const Hardware& hw, const Schedule
         LayerCost& lc = gc.layers[k];
         lc.id = v;
         bool consumedInside = false, consumedOutside = net.successors(v).empty();
-        for (LayerId s : net.successors(v)) (inGroup(s) ? consumedInside : consumedOutside) = true;
+        for (LayerId s : net.successors(v))
+            (inGroup(s) ? consumedInside : consumedOutside) = true;
         const Demand& dem = demand[k];
 
         if (layer.type == LayerType::concat) {
@@ -94,8 +100,8 @@ GroupCost convFusionGroup(const Network& net, const Hardware& hw, const Schedule
             if (consumedOutside) {
                 const int64_t outs = layer.out.elements();
                 lc.dram.output += outs;
-                lc.transfers.push_back({TrafficKind::output, 1, layer.out.c, layer.out.h, layer.out.w,
-                                        layer.out.w, prec.act_bits});
+                lc.transfers.push_back({TrafficKind::output, 1, layer.out.c, layer.out.h,
+                                        layer.out.w, layer.out.w, prec.act_bits});
             }
             continue;
         }
@@ -117,7 +123,9 @@ GroupCost convFusionGroup(const Network& net, const Hardware& hw, const Schedule
         const int64_t realOuts = real.Dx * real.Dy * real.Dz;
         const int64_t subOuts = d.Dx * d.Dy * d.Dz;
         const int64_t macsPerProduction =
-            realOuts > 0 ? int64_t(std::llround(double(realMacs) * double(subOuts) / double(realOuts))) : 0;
+            realOuts > 0
+                ? int64_t(std::llround(double(realMacs) * double(subOuts) / double(realOuts)))
+                : 0;
         lc.macs = P * macsPerProduction;
         lc.recompute_macs = std::max<int64_t>(0, lc.macs - realMacs);
 
@@ -127,8 +135,8 @@ GroupCost convFusionGroup(const Network& net, const Hardware& hw, const Schedule
             if (inGroup(p)) continue;
             const int64_t count = P * c.trans_x * d.G;
             lc.dram.input += perArray * count;
-            lc.transfers.push_back({TrafficKind::input, count, c.ext_c, c.ext_y, c.ext_x,
-                                    real.in_w, prec.act_bits});
+            lc.transfers.push_back(
+                {TrafficKind::input, count, c.ext_c, c.ext_y, c.ext_x, real.in_w, prec.act_bits});
         }
         // Weights: fetched P times, or once when resident for the whole segment.
         if (real.weights) {
@@ -156,7 +164,8 @@ GroupCost convFusionGroup(const Network& net, const Hardware& hw, const Schedule
             lc.dram.output += realOuts;
             addOutputTransfers(lc, real, effectiveTiles(real, s, false), realOuts, 0, prec);
         }
-        bufferBits += lc.buf_x * prec.act_bits + lc.buf_w * prec.weight_bits + lc.buf_y * prec.psum_bits;
+        bufferBits +=
+            lc.buf_x * prec.act_bits + lc.buf_w * prec.weight_bits + lc.buf_y * prec.psum_bits;
 
         // This layer's demand on its producers inside the group: its X tile, Trans_X · P times
         // per group slice.
@@ -164,7 +173,8 @@ GroupCost convFusionGroup(const Network& net, const Hardware& hw, const Schedule
             if (inGroup(p)) demand[slot(p)].add(c.ext_x, c.ext_y, c.ext_c, P * c.trans_x * d.G);
 
         if (!consumedInside) {
-            const int64_t tiles = ceilDiv(real.Dy, T[size_t(Dim::y)]) * ceilDiv(real.Dx, T[size_t(Dim::x)]);
+            const int64_t tiles =
+                ceilDiv(real.Dy, T[size_t(Dim::y)]) * ceilDiv(real.Dx, T[size_t(Dim::x)]);
             gc.tiles = std::max(gc.tiles, tiles);
             gc.out_tile_h = T[size_t(Dim::y)];
             gc.out_tile_w = T[size_t(Dim::x)];
@@ -174,4 +184,4 @@ GroupCost convFusionGroup(const Network& net, const Hardware& hw, const Schedule
     return gc;
 }
 
-}  // namespace lf
+} // namespace lf

@@ -22,4 +22,4 @@ namespace lf {
 GroupCost convFusionGroup(const Network& net, const Hardware& hw, const Schedule& sched,
                           const FusionGroup& group);
 
-}  // namespace lf
+} // namespace lf

@@ -69,9 +69,10 @@ Schedule defaultSchedule(const Network& net, const Hardware& hw) {
     Schedule s;
     s.layers.resize(size_t(net.size()));
     s.explicit_layer.assign(size_t(net.size()), 0);
-    for (LayerId id : net.computeIds()) s.layers[size_t(id)] = defaultLayerSchedule(net, hw, id);
+    for (LayerId id : net.computeIds())
+        s.layers[size_t(id)] = defaultLayerSchedule(net, hw, id);
     normalize(s, net);
     return s;
 }
 
-}  // namespace lf
+} // namespace lf

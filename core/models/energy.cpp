@@ -13,9 +13,11 @@ namespace lf {
 
 double sramAccessPj(const BufferEnergy& e, double size_bits) {
     switch (e.model) {
-    case SramEnergyModel::constant: return e.pj_per_access;
-    case SramEnergyModel::sqrt: return e.a * std::sqrt(std::max(0.0, size_bits)) + e.b;  // §VII-A
-    case SramEnergyModel::banked: {                                                      // §VII-B
+    case SramEnergyModel::constant:
+        return e.pj_per_access;
+    case SramEnergyModel::sqrt:
+        return e.a * std::sqrt(std::max(0.0, size_bits)) + e.b; // §VII-A
+    case SramEnergyModel::banked: {                             // §VII-B
         const double s = std::max(1.0, size_bits);
         const double banks = std::ceil(s / e.bank_bits);
         const double single = e.a * std::sqrt(std::min(s, e.bank_bits)) + e.b;
@@ -31,15 +33,16 @@ int64_t searchRfTraffic(const LayerDims& d, int64_t capacity_bits, const Precisi
     const std::array<int64_t, 4> D{d.DzPerGroup(), d.Dy, d.Dx, d.DiPerGroup()};
     std::array<std::vector<int64_t>, 4> cand;
     for (size_t k = 0; k < 4; ++k) {
-        for (int64_t t = 1; t < D[k]; t *= 2) cand[k].push_back(t);
+        for (int64_t t = 1; t < D[k]; t *= 2)
+            cand[k].push_back(t);
         cand[k].push_back(D[k]);
     }
     int64_t best = -1;
     LayerSchedule s;
     s.store = {Level::tile, Level::tile, Level::tile};
     s.compute = s.store;
-    const std::array<std::array<Dim, 4>, 2> orders{{{Dim::z, Dim::y, Dim::x, Dim::i},
-                                                    {Dim::i, Dim::z, Dim::y, Dim::x}}};
+    const std::array<std::array<Dim, 4>, 2> orders{
+        {{Dim::z, Dim::y, Dim::x, Dim::i}, {Dim::i, Dim::z, Dim::y, Dim::x}}};
     for (const auto& order : orders) {
         s.order = order;
         // Footprints grow with every tile: stop a loop at the first tile that overflows
@@ -53,7 +56,8 @@ int64_t searchRfTraffic(const LayerDims& d, int64_t capacity_bits, const Precisi
                     for (int64_t ti : cand[3]) {
                         s.tile = {tz, ty, tx, ti};
                         const CfLayerCost c = convFusionLayer(d, s, false);
-                        const int64_t bits = c.buf_x * p.act_bits + c.buf_w * p.weight_bits + c.buf_y * p.psum_bits;
+                        const int64_t bits =
+                            c.buf_x * p.act_bits + c.buf_w * p.weight_bits + c.buf_y * p.psum_bits;
                         if (bits > capacity_bits) break;
                         anyX = true;
                         const int64_t traffic = c.acc_x + c.acc_w + c.accY();
@@ -82,7 +86,7 @@ int64_t searchRfTraffic(const LayerDims& d, int64_t capacity_bits, const Precisi
     return best;
 }
 
-}  // namespace
+} // namespace
 
 int64_t rfLevelTraffic(const LayerDims& d, int64_t capacity_bits, const Precision& p) {
     if (!d.weights) return 0;
@@ -90,7 +94,8 @@ int64_t rfLevelTraffic(const LayerDims& d, int64_t capacity_bits, const Precisio
                            int64_t, int64_t, int64_t, int64_t, int, int, int, int>;
     static std::mutex mu;
     static std::map<Key, int64_t> cache;
-    const Key key{d.Dx, d.Dy, d.Dz, d.Di, d.Dm, d.Dn, d.Sx, d.Sy, d.G, d.in_w, d.in_h, capacity_bits,
+    const Key key{d.Dx,       d.Dy,          d.Dz,        d.Di,         d.Dm,   d.Dn,
+                  d.Sx,       d.Sy,          d.G,         d.in_w,       d.in_h, capacity_bits,
                   p.act_bits, p.weight_bits, p.psum_bits, int(d.window)};
     {
         std::lock_guard<std::mutex> lock(mu);
@@ -118,4 +123,4 @@ Energy energyOf(const EnergyCounts& c, const Hardware& hw, double sram_bits) {
     return e;
 }
 
-}  // namespace lf
+} // namespace lf

@@ -26,8 +26,8 @@ int64_t rfLevelTraffic(const LayerDims& d, int64_t capacity_bits, const Precisio
 
 struct EnergyCounts {
     int64_t macs = 0;
-    int64_t dram = 0;            // DRAM accesses (elements)
-    int64_t sram_rf = 0;         // SRAM↔RF traffic (with an RF level)
+    int64_t dram = 0;    // DRAM accesses (elements)
+    int64_t sram_rf = 0; // SRAM↔RF traffic (with an RF level)
 };
 
 // §9: with no RF, SRAM = 4·MACs + DRAM accesses; with an RF, RF = 4·MACs and
@@ -35,4 +35,4 @@ struct EnergyCounts {
 // models (ConvFusion sizes it to the schedule's peak footprint).
 Energy energyOf(const EnergyCounts& c, const Hardware& hw, double sram_bits);
 
-}  // namespace lf
+} // namespace lf

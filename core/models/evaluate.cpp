@@ -20,7 +20,8 @@ namespace lf {
 
 namespace {
 
-GroupCost strategyCost(const Network& net, const Hardware& hw, const Schedule& sched, const FusionGroup& g) {
+GroupCost strategyCost(const Network& net, const Hardware& hw, const Schedule& sched,
+                       const FusionGroup& g) {
     switch (g.strategy) {
     case Strategy::recompute: {
         GroupCost c = convFusionGroup(net, hw, sched, g);
@@ -29,17 +30,20 @@ GroupCost strategyCost(const Network& net, const Hardware& hw, const Schedule& s
     }
     case Strategy::reuse: {
         GroupCost c = flowFusionGroup(net, hw, sched, g,
-                                      g.reuse_model == ReuseModelKind::alwani ? ReuseModel::alwani : ReuseModel::hwff);
-        c.weights_batch_reused = true;  // Tb = B: weights stay for the whole batch
+                                      g.reuse_model == ReuseModelKind::alwani ? ReuseModel::alwani
+                                                                              : ReuseModel::hwff);
+        c.weights_batch_reused = true; // Tb = B: weights stay for the whole batch
         return c;
     }
-    case Strategy::optimus: return optimusGroup(net, hw, sched, g);
+    case Strategy::optimus:
+        return optimusGroup(net, hw, sched, g);
     }
     return {};
 }
 
 // PEs a layer runs on: its sub-array (spatial) or the whole array (temporal).
-SubArray layerArray(const FusionGroup& g, const std::map<LayerId, SubArray>& subs, const Hardware& hw, LayerId id) {
+SubArray layerArray(const FusionGroup& g, const std::map<LayerId, SubArray>& subs,
+                    const Hardware& hw, LayerId id) {
     if (g.partition.kind == PartitionKind::spatial) {
         auto it = subs.find(id);
         if (it != subs.end() && it->second.cols > 0 && it->second.rows > 0) return it->second;
@@ -53,12 +57,14 @@ int64_t rfCapacityBits(const FusionGroup& g, const Hardware& hw, const SubArray&
     const auto& rf = hw.register_file;
     if (rf.bytes_per_pe <= 0) return 0;
     const int64_t pes = int64_t(a.cols) * a.rows;
-    if (g.partition.kind == PartitionKind::spatial || g.layers.size() == 1) return rf.bytes_per_pe * 8 * pes;
+    if (g.partition.kind == PartitionKind::spatial || g.layers.size() == 1)
+        return rf.bytes_per_pe * 8 * pes;
     const RfShare s = rfShareOf(g, id);
     const int64_t sections = rf.weight + rf.input + rf.psum;
     double perPe;
     if (sections > 0) {
-        perPe = s.weight * double(rf.weight) + s.input * double(rf.input) + s.psum * double(rf.psum) +
+        perPe = s.weight * double(rf.weight) + s.input * double(rf.input) +
+                s.psum * double(rf.psum) +
                 double(rf.bytes_per_pe - sections) / double(g.layers.size());
     } else {
         perPe = double(rf.bytes_per_pe) * (s.weight + s.input + s.psum) / 3.0;
@@ -66,26 +72,28 @@ int64_t rfCapacityBits(const FusionGroup& g, const Hardware& hw, const SubArray&
     return int64_t(perPe * 8.0 * double(pes));
 }
 
-}  // namespace
+} // namespace
 
 namespace detail {
 
-GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& sched, const FusionGroup& g,
-                        const EvaluateOptions& opt) {
+GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& sched,
+                        const FusionGroup& g, const EvaluateOptions& opt) {
     GroupEval ev;
     GroupMetrics& gm = ev.gm;
     gm.name = g.name;
     gm.layers = g.layers;
     gm.strategy = g.strategy;
     gm.partition = g.partition.kind;
-    for (const Violation& v : checkGroup(net, hw, g)) gm.warnings.push_back(v.message);
+    for (const Violation& v : checkGroup(net, hw, g))
+        gm.warnings.push_back(v.message);
     for (LayerId id : g.layers)
         if (isCompute(net.layer(id).type))
             for (const Violation& v : checkLayer(net, id, sched.layers[size_t(id)]))
                 gm.warnings.push_back(net.layer(id).name + ": " + v.message);
 
     const GroupCost cost = strategyCost(net, hw, sched, g);
-    for (const std::string& w : cost.warnings) gm.warnings.push_back(w);
+    for (const std::string& w : cost.warnings)
+        gm.warnings.push_back(w);
     const int64_t B = std::max(1, hw.batch);
     const int64_t wScale = cost.weights_batch_reused ? 1 : B;
     const auto subs = g.partition.kind == PartitionKind::spatial ? effectiveSubarrays(g, hw)
@@ -142,8 +150,9 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
 
         // Compute (§8): the spatial array with the layer's PEs, or TSO's multicore model.
         const SubArray a = layerArray(g, subs, hw, lc.id);
-        const Dataflow& df = sched.layers[size_t(lc.id)].unroll ? *sched.layers[size_t(lc.id)].unroll
-                                                                 : hw.pe_array.dataflow;
+        const Dataflow& df = sched.layers[size_t(lc.id)].unroll
+                                 ? *sched.layers[size_t(lc.id)].unroll
+                                 : hw.pe_array.dataflow;
         const int64_t plain = layerMacs(d);
         int64_t c;
         int64_t pes;
@@ -158,15 +167,17 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
             // The PE array of a multicore preset holds all cores' MAC units (its peak is the
             // chip's MAC roof); one TLT's #MACs of Eq. 7 is that peak over the cores.
             const int cores = hw.cores->tle * hw.cores->tlt;
-            const int64_t perCore =
-                std::max<int64_t>(1, int64_t(hw.pe_array.macs_per_pe_per_cycle) * a.cols * a.rows / cores);
+            const int64_t perCore = std::max<int64_t>(
+                1, int64_t(hw.pe_array.macs_per_pe_per_cycle) * a.cols * a.rows / cores);
             c = int64_t(std::ceil(tsoMacCycles(conv, t, perCore, cores))) * B;
             pes = perCore * cores;
         } else {
-            c = arrayComputeCycles(d, layer.type, df, a.cols, a.rows, hw.pe_array.macs_per_pe_per_cycle, B);
+            c = arrayComputeCycles(d, layer.type, df, a.cols, a.rows,
+                                   hw.pe_array.macs_per_pe_per_cycle, B);
             pes = int64_t(a.cols) * a.rows * hw.pe_array.macs_per_pe_per_cycle;
         }
-        if (plain > 0 && lc.macs > plain) c = int64_t(std::ceil(double(c) * double(lc.macs) / double(plain)));
+        if (plain > 0 && lc.macs > plain)
+            c = int64_t(std::ceil(double(c) * double(lc.macs) / double(plain)));
         lm.compute_cycles = c;
         lm.pes = pes;
         lm.utilization = c > 0 && pes > 0 ? double(lm.macs) / (double(c) * double(pes)) : 0.0;
@@ -195,35 +206,44 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
     // (pipelined) + the first layer's fill (one of the group's tiles).
     int64_t compute = 0;
     if (g.partition.kind == PartitionKind::spatial && cycles.size() > 1) {
-        compute = *std::max_element(cycles.begin(), cycles.end()) + ceilDiv(cycles.front(), std::max<int64_t>(1, cost.tiles));
+        compute = *std::max_element(cycles.begin(), cycles.end()) +
+                  ceilDiv(cycles.front(), std::max<int64_t>(1, cost.tiles));
     } else {
-        for (int64_t c : cycles) compute += c;
+        for (int64_t c : cycles)
+            compute += c;
     }
     gm.compute_cycles = compute;
     gm.memory_cycles = int64_t(std::ceil(memCycles));
-    gm.latency_cycles = hw.overlap == OverlapMode::serial ? gm.compute_cycles + gm.memory_cycles
-                                                           : std::max(gm.compute_cycles, gm.memory_cycles);
+    gm.latency_cycles = hw.overlap == OverlapMode::serial
+                            ? gm.compute_cycles + gm.memory_cycles
+                            : std::max(gm.compute_cycles, gm.memory_cycles);
     gm.bound = gm.compute_cycles >= gm.memory_cycles ? Bound::compute : Bound::memory;
-    gm.dram_bytes = (gm.dram.input * hw.precision.act_bits + gm.dram.output * hw.precision.act_bits +
-                     gm.dram.weight * hw.precision.weight_bits + gm.dram.psum * hw.precision.psum_bits + 7) / 8;
+    gm.dram_bytes =
+        (gm.dram.input * hw.precision.act_bits + gm.dram.output * hw.precision.act_bits +
+         gm.dram.weight * hw.precision.weight_bits + gm.dram.psum * hw.precision.psum_bits + 7) /
+        8;
     gm.buffer_bytes = (cost.buffer_bits + 7) / 8;
     gm.fits = gm.buffer_bytes <= hw.buffer.bytes;
     gm.ctc = gm.dram_bytes > 0 ? double(gm.macs) / double(gm.dram_bytes) : 0.0;
     const int64_t arrayPes = hw.peCount() * hw.pe_array.macs_per_pe_per_cycle;
-    gm.utilization = gm.compute_cycles > 0 ? double(gm.macs) / (double(gm.compute_cycles) * double(arrayPes)) : 0.0;
+    gm.utilization = gm.compute_cycles > 0
+                         ? double(gm.macs) / (double(gm.compute_cycles) * double(arrayPes))
+                         : 0.0;
     gm.out_tile_h = cost.out_tile_h;
     gm.out_tile_w = cost.out_tile_w;
     ev.buffer_bits = cost.buffer_bits;
     return ev;
 }
 
-Metrics assemble(const Network& net, const Hardware& hw, const std::vector<const GroupEval*>& groups) {
+Metrics assemble(const Network& net, const Hardware& hw,
+                 const std::vector<const GroupEval*>& groups) {
     Metrics m;
     m.network = net.name();
     m.hardware = hw.name;
     m.layer_index.assign(size_t(net.size()), -1);
     int64_t peakBits = 0;
-    for (const GroupEval* ev : groups) peakBits = std::max(peakBits, ev->buffer_bits);
+    for (const GroupEval* ev : groups)
+        peakBits = std::max(peakBits, ev->buffer_bits);
     Totals& t = m.totals;
     for (size_t gi = 0; gi < groups.size(); ++gi) {
         const GroupEval& ev = *groups[gi];
@@ -251,28 +271,34 @@ Metrics assemble(const Network& net, const Hardware& hw, const std::vector<const
         m.groups.push_back(std::move(gm));
     }
     // Layers in topological order regardless of group order.
-    std::sort(m.layers.begin(), m.layers.end(), [](const LayerMetrics& a, const LayerMetrics& b) { return a.id < b.id; });
-    for (size_t k = 0; k < m.layers.size(); ++k) m.layer_index[size_t(m.layers[k].id)] = int32_t(k);
+    std::sort(m.layers.begin(), m.layers.end(),
+              [](const LayerMetrics& a, const LayerMetrics& b) { return a.id < b.id; });
+    for (size_t k = 0; k < m.layers.size(); ++k)
+        m.layer_index[size_t(m.layers[k].id)] = int32_t(k);
     t.dram_accesses = t.dram.total();
     t.buffer_capacity_bytes = hw.buffer.bytes;
     t.latency_s = double(t.latency_cycles) / (hw.frequency_mhz * 1e6);
     t.bound = t.compute_cycles >= t.memory_cycles ? Bound::compute : Bound::memory;
     t.ctc = t.dram_bytes > 0 ? double(t.macs) / double(t.dram_bytes) : 0.0;
     const int64_t arrayPes = hw.peCount() * hw.pe_array.macs_per_pe_per_cycle;
-    t.utilization = t.compute_cycles > 0 ? double(t.macs) / (double(t.compute_cycles) * double(arrayPes)) : 0.0;
+    t.utilization =
+        t.compute_cycles > 0 ? double(t.macs) / (double(t.compute_cycles) * double(arrayPes)) : 0.0;
     return m;
 }
 
-}  // namespace detail
+} // namespace detail
 
-Metrics evaluate(const Network& net, const Hardware& hw, const Schedule& sched, const EvaluateOptions& opt) {
+Metrics evaluate(const Network& net, const Hardware& hw, const Schedule& sched,
+                 const EvaluateOptions& opt) {
     std::vector<detail::GroupEval> evals;
     evals.reserve(sched.groups.size());
-    for (const FusionGroup& g : sched.groups) evals.push_back(detail::evaluateGroup(net, hw, sched, g, opt));
+    for (const FusionGroup& g : sched.groups)
+        evals.push_back(detail::evaluateGroup(net, hw, sched, g, opt));
     std::vector<const detail::GroupEval*> ptrs;
     ptrs.reserve(evals.size());
-    for (const auto& e : evals) ptrs.push_back(&e);
+    for (const auto& e : evals)
+        ptrs.push_back(&e);
     return detail::assemble(net, hw, ptrs);
 }
 
-}  // namespace lf
+} // namespace lf

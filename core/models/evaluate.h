@@ -32,7 +32,7 @@ LayerSchedule defaultLayerSchedule(const Network& net, const Hardware& hw, Layer
 // Incremental evaluation with a cache keyed by each group's value (its layers' dims and
 // schedules, its settings and the hardware). Not thread-safe: one Evaluator per thread.
 class IncrementalEvaluator {
-public:
+  public:
     IncrementalEvaluator();
     ~IncrementalEvaluator();
     Metrics evaluate(const Network& net, const Hardware& hw, const Schedule& sched,
@@ -41,9 +41,9 @@ public:
     int lastRecomputedGroups() const;
     void clear();
 
-private:
+  private:
     struct Cache;
     std::unique_ptr<Cache> cache_;
 };
 
-}  // namespace lf
+} // namespace lf

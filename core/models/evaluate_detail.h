@@ -12,14 +12,15 @@
 namespace lf::detail {
 
 struct GroupEval {
-    GroupMetrics gm;                    // energy filled by assemble()
-    std::vector<LayerMetrics> layers;   // compute layers of the group, energy by assemble()
-    std::vector<EnergyCounts> counts;   // per entry of `layers`
+    GroupMetrics gm;                  // energy filled by assemble()
+    std::vector<LayerMetrics> layers; // compute layers of the group, energy by assemble()
+    std::vector<EnergyCounts> counts; // per entry of `layers`
     int64_t buffer_bits = 0;
 };
 
 GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& sched,
                         const FusionGroup& g, const EvaluateOptions& opt);
-Metrics assemble(const Network& net, const Hardware& hw, const std::vector<const GroupEval*>& groups);
+Metrics assemble(const Network& net, const Hardware& hw,
+                 const std::vector<const GroupEval*>& groups);
 
-}  // namespace lf::detail
+} // namespace lf::detail

@@ -35,11 +35,11 @@ HwffLayerCost hwffLayer(const LayerDims& d, const HwffTiling& t, int64_t batch) 
 }
 
 int64_t reuseBufferX(int64_t nix, int64_t tix, int64_t nky, int64_t sy, int64_t nif) {
-    return std::max<int64_t>(0, nix - tix) * std::max<int64_t>(0, nky - sy) * nif;  // Eq. 8
+    return std::max<int64_t>(0, nix - tix) * std::max<int64_t>(0, nky - sy) * nif; // Eq. 8
 }
 
 int64_t reuseBufferY(int64_t niy, int64_t tiy, int64_t nkx, int64_t sx, int64_t nif) {
-    return std::max<int64_t>(0, niy - tiy) * std::max<int64_t>(0, nkx - sx) * nif;  // Eq. 8
+    return std::max<int64_t>(0, niy - tiy) * std::max<int64_t>(0, nkx - sx) * nif; // Eq. 8
 }
 
 int64_t alwaniOverheadY(int64_t tiy, int64_t nky, int64_t sy, int64_t nkx, int64_t sx,
@@ -63,7 +63,7 @@ int64_t multiTilingMacs(const LayerDims& d, int64_t tox, int64_t toy) {
     auto axis = [](int64_t n, int64_t t) {
         t = std::clamp<int64_t>(t, 1, n);
         const int64_t steps = ceilDiv(n, t);
-        const int64_t reps = std::max<int64_t>(0, steps - 2);  // Xreps = ⌈Nox/Tox⌉ − 2
+        const int64_t reps = std::max<int64_t>(0, steps - 2);   // Xreps = ⌈Nox/Tox⌉ − 2
         const int64_t x1 = t;                                   // X1
         const int64_t x2 = t;                                   // X2 (new outputs per step)
         const int64_t x3 = steps >= 2 ? n - x1 - x2 * reps : 0; // X3 (remainder)
@@ -105,18 +105,22 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
         lc.buf_x = c.input_buffer;
         lc.buf_w = c.weight_buffer;
         lc.buf_y = c.output_buffer;
-        lc.dram.input = c.input_buffer * c.input_fetch / B;  // per image (batch scaled later)
+        lc.dram.input = c.input_buffer * c.input_fetch / B; // per image (batch scaled later)
         lc.dram.weight = c.weight_buffer * c.weight_fetch;
         lc.dram.output = c.output_buffer * c.output_write / B;
         const int64_t tif = std::clamp<int64_t>(t.tif, 1, d.Di);
         const int64_t tof = std::clamp<int64_t>(t.tof, 1, d.Dz);
-        lc.transfers.push_back({TrafficKind::input, c.input_fetch, tif * d.n_inputs, c.tiy, c.tix, d.in_w, prec.act_bits});
+        lc.transfers.push_back({TrafficKind::input, c.input_fetch, tif * d.n_inputs, c.tiy, c.tix,
+                                d.in_w, prec.act_bits});
         if (c.weight_buffer > 0)
-            lc.transfers.push_back({TrafficKind::weight, c.weight_fetch, 1, 1, c.weight_buffer, c.weight_buffer, prec.weight_bits});
-        lc.transfers.push_back({TrafficKind::output, c.output_write, tof, std::min(t.toy, d.Dy), std::min(t.tox, d.Dx), d.Dx, prec.act_bits});
+            lc.transfers.push_back({TrafficKind::weight, c.weight_fetch, 1, 1, c.weight_buffer,
+                                    c.weight_buffer, prec.weight_bits});
+        lc.transfers.push_back({TrafficKind::output, c.output_write, tof, std::min(t.toy, d.Dy),
+                                std::min(t.tox, d.Dx), d.Dx, prec.act_bits});
         gc.buffer_bits = c.input_buffer * prec.act_bits + c.weight_buffer * prec.weight_bits +
                          c.output_buffer * prec.psum_bits;
-        gc.tiles = ceilDiv(d.Dy, std::clamp<int64_t>(t.toy, 1, d.Dy)) * ceilDiv(d.Dx, std::clamp<int64_t>(t.tox, 1, d.Dx));
+        gc.tiles = ceilDiv(d.Dy, std::clamp<int64_t>(t.toy, 1, d.Dy)) *
+                   ceilDiv(d.Dx, std::clamp<int64_t>(t.tox, 1, d.Dx));
         gc.out_tile_h = std::min(t.toy, d.Dy);
         gc.out_tile_w = std::min(t.tox, d.Dx);
         return gc;
@@ -127,7 +131,7 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
     const int64_t th = group.out_tile ? group.out_tile->h : lastSched.T(Dim::y);
     const int64_t tw = group.out_tile ? group.out_tile->w : lastSched.T(Dim::x);
     std::vector<int64_t> tox(members.size(), 0), toy(members.size(), 0);
-    int64_t fetches = 1;  // Eq. 2 with Tif = Nif, Tof = Nof: output tiles of the bottom layer
+    int64_t fetches = 1; // Eq. 2 with Tif = Nif, Tof = Nof: output tiles of the bottom layer
     int64_t bufferBits = 0;
     for (size_t k = members.size(); k-- > 0;) {
         const LayerId v = members[k];
@@ -135,12 +139,14 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
         LayerCost& lc = gc.layers[k];
         lc.id = v;
         bool consumedInside = false, consumedOutside = net.successors(v).empty();
-        for (LayerId s : net.successors(v)) (inGroup(s) ? consumedInside : consumedOutside) = true;
+        for (LayerId s : net.successors(v))
+            (inGroup(s) ? consumedInside : consumedOutside) = true;
         if (!consumedInside) {
             // A bottom layer: its output tile is the group's (Eq. 4 starts here).
             tox[k] = std::clamp<int64_t>(tw, 1, layer.out.w);
             toy[k] = std::clamp<int64_t>(th, 1, layer.out.h);
-            fetches = std::max(fetches, ceilDiv(layer.out.h, toy[k]) * ceilDiv(layer.out.w, tox[k]));
+            fetches =
+                std::max(fetches, ceilDiv(layer.out.h, toy[k]) * ceilDiv(layer.out.w, tox[k]));
         }
         if (layer.type == LayerType::concat) {
             for (LayerId p : layer.inputs)
@@ -153,14 +159,15 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
         const LayerDims d = layerDims(net, v);
         // Eq. 4: T_ix = (T_ox − 1)·S + K, clipped to the input.
         const int64_t tix = d.windowX(tox[k]), tiy = d.windowY(toy[k]);
-        lc.macs = multiTilingMacs(d, tox[k], toy[k]);  // Eq. 13: equals the unfused count
+        lc.macs = multiTilingMacs(d, tox[k], toy[k]); // Eq. 13: equals the unfused count
         if (!d.weights) lc.macs = 0;
         // Eq. 5: every layer's input buffer (Tif = Nif) and its whole weight volume.
         lc.buf_x = tix * tiy * d.Di * d.n_inputs * B;
         if (d.weights) {
             lc.buf_w = layerWeights(d);
-            lc.dram.weight = lc.buf_w;  // Eq. 6: every weight once
-            lc.transfers.push_back({TrafficKind::weight, 1, 1, 1, lc.buf_w, lc.buf_w, prec.weight_bits});
+            lc.dram.weight = lc.buf_w; // Eq. 6: every weight once
+            lc.transfers.push_back(
+                {TrafficKind::weight, 1, 1, 1, lc.buf_w, lc.buf_w, prec.weight_bits});
         }
         for (LayerId p : layer.inputs) {
             if (inGroup(p)) {
@@ -176,9 +183,10 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
             }
         }
         if (!consumedInside) {
-            lc.buf_y = tox[k] * toy[k] * d.Dz * B;  // Eq. 5: bottom output buffer
+            lc.buf_y = tox[k] * toy[k] * d.Dz * B; // Eq. 5: bottom output buffer
         }
-        bufferBits += lc.buf_x * prec.act_bits + lc.buf_w * prec.weight_bits + lc.buf_y * prec.psum_bits;
+        bufferBits +=
+            lc.buf_x * prec.act_bits + lc.buf_w * prec.weight_bits + lc.buf_y * prec.psum_bits;
     }
     // Eq. 6: the top inputs are fetched once per output tile, the bottom outputs written once
     // per output tile (per image; the batch is applied by the caller).
@@ -192,19 +200,22 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
         for (LayerId p : layer.inputs)
             if (!inGroup(p)) {
                 lc.dram.input += tix * tiy * d.Di * fetches;
-                lc.transfers.push_back({TrafficKind::input, fetches, d.Di, tiy, tix, d.in_w, prec.act_bits});
+                lc.transfers.push_back(
+                    {TrafficKind::input, fetches, d.Di, tiy, tix, d.in_w, prec.act_bits});
             }
         bool consumedInside = false, consumedOutside = net.successors(v).empty();
-        for (LayerId s : net.successors(v)) (inGroup(s) ? consumedInside : consumedOutside) = true;
+        for (LayerId s : net.successors(v))
+            (inGroup(s) ? consumedInside : consumedOutside) = true;
         if (consumedOutside) {
             // Bottom outputs: Tox·Toy·Nof per write; intermediate layers needed outside the
             // group write their unique outputs once.
             const int64_t writes = consumedInside ? 1 : fetches;
-            const int64_t box = consumedInside ? layer.out.elements() : tox[k] * toy[k] * layer.out.c;
+            const int64_t box =
+                consumedInside ? layer.out.elements() : tox[k] * toy[k] * layer.out.c;
             lc.dram.output += box * writes;
-            lc.transfers.push_back({TrafficKind::output, writes, layer.out.c,
-                                    consumedInside ? layer.out.h : toy[k],
-                                    consumedInside ? layer.out.w : tox[k], layer.out.w, prec.act_bits});
+            lc.transfers.push_back(
+                {TrafficKind::output, writes, layer.out.c, consumedInside ? layer.out.h : toy[k],
+                 consumedInside ? layer.out.w : tox[k], layer.out.w, prec.act_bits});
         }
     }
     gc.buffer_bits = bufferBits;
@@ -234,7 +245,8 @@ std::vector<std::vector<SubArray>> enumerateSpatialPartitions(int n, int pex, in
             if (out.size() >= limit) return;
             if (k == n) {
                 std::vector<std::array<int, 4>> key;
-                for (const SubArray& s : cur) key.push_back({s.col, s.row, s.cols, s.rows});
+                for (const SubArray& s : cur)
+                    key.push_back({s.col, s.row, s.cols, s.rows});
                 if (seen.insert(key).second) out.push_back(cur);
                 return;
             }
@@ -243,7 +255,8 @@ std::vector<std::vector<SubArray>> enumerateSpatialPartitions(int n, int pex, in
                     if (h < min_rows) continue;
                     if (layout == 0 && offset + w > pex) continue;
                     if (layout == 1 && offset + h > pey) continue;
-                    cur[size_t(k)] = layout == 0 ? SubArray{offset, 0, w, h} : SubArray{0, offset, w, h};
+                    cur[size_t(k)] =
+                        layout == 0 ? SubArray{offset, 0, w, h} : SubArray{0, offset, w, h};
                     rec(k + 1, offset + (layout == 0 ? w : h));
                 }
         };
@@ -263,7 +276,8 @@ std::vector<std::vector<SubArray>> enumerateSpatialPartitions(int n, int pex, in
         for (int vertical = 0; vertical < 2; ++vertical) {
             const int len = vertical ? r.cols : r.rows;
             for (int c = 1; c < len; ++c) {
-                const SubArray a = vertical ? SubArray{r.col, r.row, c, r.rows} : SubArray{r.col, r.row, r.cols, c};
+                const SubArray a = vertical ? SubArray{r.col, r.row, c, r.rows}
+                                            : SubArray{r.col, r.row, r.cols, c};
                 const SubArray b = vertical ? SubArray{r.col + c, r.row, r.cols - c, r.rows}
                                             : SubArray{r.col, r.row + c, r.cols, r.rows - c};
                 for (int k1 = 1; k1 < k; ++k1)
@@ -285,13 +299,15 @@ std::vector<std::vector<SubArray>> enumerateSpatialPartitions(int n, int pex, in
         do {
             if (out.size() >= limit) return out;
             std::vector<std::array<int, 4>> key;
-            for (const SubArray& sa : pieces) key.push_back({sa.col, sa.row, sa.cols, sa.rows});
+            for (const SubArray& sa : pieces)
+                key.push_back({sa.col, sa.row, sa.cols, sa.rows});
             if (seen.insert(key).second) out.push_back(pieces);
-        } while (std::next_permutation(pieces.begin(), pieces.end(), [](const SubArray& a, const SubArray& b) {
-            return std::tie(a.col, a.row) < std::tie(b.col, b.row);
-        }));
+        } while (std::next_permutation(pieces.begin(), pieces.end(),
+                                       [](const SubArray& a, const SubArray& b) {
+                                           return std::tie(a.col, a.row) < std::tie(b.col, b.row);
+                                       }));
     }
     return out;
 }
 
-}  // namespace lf
+} // namespace lf

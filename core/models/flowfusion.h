@@ -23,9 +23,9 @@ struct HwffTiling {
     int64_t tox = 1, toy = 1, tof = 1, tif = 1, tb = 1;
 };
 struct HwffLayerCost {
-    int64_t input_buffer = 0, output_buffer = 0, weight_buffer = 0;  // Eq. 1 (elements)
-    int64_t input_fetch = 0, weight_fetch = 0, output_write = 0;     // Eq. 2
-    int64_t volume = 0;                                              // Eq. 3
+    int64_t input_buffer = 0, output_buffer = 0, weight_buffer = 0; // Eq. 1 (elements)
+    int64_t input_fetch = 0, weight_fetch = 0, output_write = 0;    // Eq. 2
+    int64_t volume = 0;                                             // Eq. 3
     int64_t tix = 0, tiy = 0;
 };
 HwffLayerCost hwffLayer(const LayerDims& d, const HwffTiling& t, int64_t batch);
@@ -39,10 +39,8 @@ int64_t reuseBufferY(int64_t niy, int64_t tiy, int64_t nkx, int64_t sx, int64_t 
 // Nkx − Sx columns shared with the next tile of the row, minus the rows reuse buffer x
 // already holds); vertical processing adds reuse overhead x = (Tix − (Nkx − Sx))·(Nky − Sy)·Nif
 // to reuse buffer y. Never negative.
-int64_t alwaniOverheadY(int64_t tiy, int64_t nky, int64_t sy, int64_t nkx, int64_t sx,
-                        int64_t nif);
-int64_t alwaniOverheadX(int64_t tix, int64_t nkx, int64_t sx, int64_t nky, int64_t sy,
-                        int64_t nif);
+int64_t alwaniOverheadY(int64_t tiy, int64_t nky, int64_t sy, int64_t nkx, int64_t sx, int64_t nif);
+int64_t alwaniOverheadX(int64_t tix, int64_t nkx, int64_t sx, int64_t nky, int64_t sy, int64_t nif);
 
 // Eqs. 10-13: MACs of a layer computed with the multi-tiling tile set (which equals the
 // standard count whenever the tiles cover the map exactly once).
@@ -61,8 +59,7 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
 // divisor-sized pieces (e.g. a half and two quarters) in every assignment to layers; with
 // `min_rows` > 1 sub-arrays lower than that are dropped (row-stationary needs rows ≥ the
 // kernel height). Listed in a deterministic order; at most `limit` partitions.
-std::vector<std::vector<SubArray>> enumerateSpatialPartitions(int n, int pex, int pey,
-                                                              int min_rows = 1,
-                                                              size_t limit = 100000);
+std::vector<std::vector<SubArray>>
+enumerateSpatialPartitions(int n, int pex, int pey, int min_rows = 1, size_t limit = 100000);
 
-}  // namespace lf
+} // namespace lf

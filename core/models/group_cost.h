@@ -31,10 +31,10 @@ struct Transfer {
 
 struct LayerCost {
     LayerId id = kNoLayer;
-    int64_t macs = 0;            // including recompute
-    int64_t recompute_macs = 0;  // work above the layer's plain MAC count
-    int64_t buf_x = 0, buf_w = 0, buf_y = 0;  // elements
-    Traffic dram;                // elements
+    int64_t macs = 0;                        // including recompute
+    int64_t recompute_macs = 0;              // work above the layer's plain MAC count
+    int64_t buf_x = 0, buf_w = 0, buf_y = 0; // elements
+    Traffic dram;                            // elements
     std::vector<Transfer> transfers;
     // Productions of this layer's (sub-)tile per group evaluation (1 for the last layer).
     int64_t productions = 1;
@@ -45,9 +45,9 @@ struct LayerCost {
 };
 
 struct GroupCost {
-    std::vector<LayerCost> layers;  // in the group's (topological) layer order
-    int64_t buffer_bits = 0;        // on-chip footprint of the whole group
-    int64_t tiles = 1;              // output tiles of the group (pipeline steps)
+    std::vector<LayerCost> layers; // in the group's (topological) layer order
+    int64_t buffer_bits = 0;       // on-chip footprint of the whole group
+    int64_t tiles = 1;             // output tiles of the group (pipeline steps)
     int64_t out_tile_h = 0, out_tile_w = 0;
     // Traffic and MACs are per image; with a batch of B the caller multiplies activations
     // by B and weights by B unless the strategy keeps weights across the batch (HW-Flow-
@@ -59,4 +59,4 @@ struct GroupCost {
 // Bits of each traffic kind under a hardware's precisions.
 int bitsOf(TrafficKind k, const Precision& p);
 
-}  // namespace lf
+} // namespace lf

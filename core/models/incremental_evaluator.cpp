@@ -11,7 +11,7 @@ namespace lf {
 namespace {
 
 struct GroupKey {
-    std::string network;  // canonical hash
+    std::string network; // canonical hash
     Hardware hw;
     FusionGroup group;
     std::vector<LayerSchedule> schedules;
@@ -21,9 +21,7 @@ struct GroupKey {
 
 struct Hasher {
     size_t h = 1469598103934665603ull;
-    void mix(uint64_t v) {
-        h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-    }
+    void mix(uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); }
     void mix(double v) { mix(std::hash<double>{}(v)); }
     void mix(const std::string& s) { mix(uint64_t(std::hash<std::string>{}(s))); }
 };
@@ -35,25 +33,33 @@ size_t hashKey(const GroupKey& k) {
     h.mix(uint64_t(k.hw.buffer.bytes));
     h.mix(uint64_t(k.hw.pe_array.cols) * 131 + uint64_t(k.hw.pe_array.rows));
     h.mix(k.hw.dram.bandwidth_bytes_per_cycle);
-    h.mix(uint64_t(k.group.strategy) * 7 + uint64_t(k.group.partition.kind) * 3 + uint64_t(k.group.weights_resident));
-    for (LayerId id : k.group.layers) h.mix(uint64_t(id));
-    if (k.group.out_tile) h.mix(uint64_t(k.group.out_tile->h) * 65537 + uint64_t(k.group.out_tile->w));
+    h.mix(uint64_t(k.group.strategy) * 7 + uint64_t(k.group.partition.kind) * 3 +
+          uint64_t(k.group.weights_resident));
+    for (LayerId id : k.group.layers)
+        h.mix(uint64_t(id));
+    if (k.group.out_tile)
+        h.mix(uint64_t(k.group.out_tile->h) * 65537 + uint64_t(k.group.out_tile->w));
     for (const auto& [id, s] : k.group.partition.subarrays)
-        h.mix(uint64_t(id) ^ (uint64_t(s.col) << 8) ^ (uint64_t(s.row) << 20) ^ (uint64_t(s.cols) << 32) ^ (uint64_t(s.rows) << 44));
+        h.mix(uint64_t(id) ^ (uint64_t(s.col) << 8) ^ (uint64_t(s.row) << 20) ^
+              (uint64_t(s.cols) << 32) ^ (uint64_t(s.rows) << 44));
     for (const auto& [id, r] : k.group.partition.rf_share) {
         h.mix(uint64_t(id));
         h.mix(r.weight + 3 * r.input + 7 * r.psum);
     }
     for (const LayerSchedule& s : k.schedules) {
-        for (Dim d : s.order) h.mix(uint64_t(d));
-        for (int64_t t : s.tile) h.mix(uint64_t(t));
-        for (Level l : s.store) h.mix(uint64_t(l));
-        for (Level l : s.compute) h.mix(uint64_t(l) + 11);
+        for (Dim d : s.order)
+            h.mix(uint64_t(d));
+        for (int64_t t : s.tile)
+            h.mix(uint64_t(t));
+        for (Level l : s.store)
+            h.mix(uint64_t(l));
+        for (Level l : s.compute)
+            h.mix(uint64_t(l) + 11);
     }
     return h.h;
 }
 
-}  // namespace
+} // namespace
 
 struct IncrementalEvaluator::Cache {
     struct Entry {
@@ -69,8 +75,8 @@ struct IncrementalEvaluator::Cache {
 IncrementalEvaluator::IncrementalEvaluator() : cache_(std::make_unique<Cache>()) {}
 IncrementalEvaluator::~IncrementalEvaluator() = default;
 
-Metrics IncrementalEvaluator::evaluate(const Network& net, const Hardware& hw, const Schedule& sched,
-                                       const EvaluateOptions& opt) {
+Metrics IncrementalEvaluator::evaluate(const Network& net, const Hardware& hw,
+                                       const Schedule& sched, const EvaluateOptions& opt) {
     Cache& c = *cache_;
     ++c.generation;
     c.recomputed = 0;
@@ -79,7 +85,8 @@ Metrics IncrementalEvaluator::evaluate(const Network& net, const Hardware& hw, c
     for (const FusionGroup& g : sched.groups) {
         GroupKey key{net.canonicalHash(), hw, g, {}, opt.burst_aware};
         key.schedules.reserve(g.layers.size());
-        for (LayerId id : g.layers) key.schedules.push_back(sched.layers[size_t(id)]);
+        for (LayerId id : g.layers)
+            key.schedules.push_back(sched.layers[size_t(id)]);
         const size_t h = hashKey(key);
         Cache::Entry* found = nullptr;
         auto range = c.map.equal_range(h);
@@ -89,7 +96,8 @@ Metrics IncrementalEvaluator::evaluate(const Network& net, const Hardware& hw, c
                 break;
             }
         if (!found) {
-            Cache::Entry e{std::move(key), detail::evaluateGroup(net, hw, sched, g, opt), c.generation};
+            Cache::Entry e{std::move(key), detail::evaluateGroup(net, hw, sched, g, opt),
+                           c.generation};
             found = &c.map.emplace(h, std::move(e))->second;
             ++c.recomputed;
         }
@@ -104,7 +112,11 @@ Metrics IncrementalEvaluator::evaluate(const Network& net, const Hardware& hw, c
     return m;
 }
 
-int IncrementalEvaluator::lastRecomputedGroups() const { return cache_->recomputed; }
-void IncrementalEvaluator::clear() { cache_->map.clear(); }
+int IncrementalEvaluator::lastRecomputedGroups() const {
+    return cache_->recomputed;
+}
+void IncrementalEvaluator::clear() {
+    cache_->map.clear();
+}
 
-}  // namespace lf
+} // namespace lf

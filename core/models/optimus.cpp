@@ -16,7 +16,7 @@ std::string optimusValidity(const Network& net, const std::vector<LayerId>& laye
     if (!isWeaklyConnected(net, layers)) return "the layers are not connected";
     LayerId via = kNoLayer;
     if (fusingCreatesCycle(net, layers, &via))
-        return "fusing creates a cycle through " + net.layer(via).name;  // Alg. 1 ISValid
+        return "fusing creates a cycle through " + net.layer(via).name; // Alg. 1 ISValid
     return {};
 }
 
@@ -27,10 +27,17 @@ OptimusThroughput optimusThroughput(const Hardware& hw) {
         // A product of dims on one axis: the first one gets the parallelism.
         if (axis.empty()) return;
         switch (axis.front()) {
-        case LoopDim::oc: t.tc *= pes; break;
-        case LoopDim::oy: t.th *= pes; break;
-        case LoopDim::ox: t.tw *= pes; break;
-        default: break;
+        case LoopDim::oc:
+            t.tc *= pes;
+            break;
+        case LoopDim::oy:
+            t.th *= pes;
+            break;
+        case LoopDim::ox:
+            t.tw *= pes;
+            break;
+        default:
+            break;
         }
     };
     apply(hw.pe_array.dataflow.cols, hw.pe_array.cols);
@@ -75,7 +82,7 @@ std::vector<int64_t> extents(const GroupView& g, int axis, int64_t t) {
             int64_t need = r[k];
             if (c.type != LayerType::concat) {
                 const LayerDims d = layerDims(g.net, v);
-                need = axis == 0 ? d.windowY(r[k]) : d.windowX(r[k]);  // R(l−1) = (R(l)−1)·S + K
+                need = axis == 0 ? d.windowY(r[k]) : d.windowX(r[k]); // R(l−1) = (R(l)−1)·S + K
             }
             r[g.slot(p)] = std::max(r[g.slot(p)], need);
         }
@@ -144,11 +151,11 @@ std::pair<int64_t, int64_t> inputInterval(const GroupView& g, LayerId v, int axi
         const int64_t S = axis == 0 ? d.Sy : d.Sx, E = axis == 0 ? d.En : d.Em;
         const int64_t pad = axis == 0 ? l.pad_t : l.pad_l;
         switch (d.window) {
-        case WindowKind::conv:  // R(l−1) = (R(l)−1)·S + K, placed
+        case WindowKind::conv: // R(l−1) = (R(l)−1)·S + K, placed
             lo = a * S - pad;
             hi = b * S - pad + E - 1;
             break;
-        case WindowKind::deconv: {  // output o = i·S − pad + k: i ∈ [⌈(a+pad−E+1)/S⌉, ⌊(b+pad)/S⌋]
+        case WindowKind::deconv: { // output o = i·S − pad + k: i ∈ [⌈(a+pad−E+1)/S⌉, ⌊(b+pad)/S⌋]
             const int64_t num = a + pad - E + 1;
             lo = num >= 0 ? ceilDiv(num, S) : -((-num) / S);
             hi = (b + pad) / S;
@@ -207,13 +214,13 @@ std::vector<char> isoaDecision(const GroupView& g, int64_t Tc) {
     for (size_t k = n; k-- > 0;) {
         const LayerId v = g.members[k];
         const int64_t cout = g.net.layer(v).out.c;
-        dp1[k] = Tc * rh[k] * rw[k];    // L2
-        dp0[k] = cout * rh[k] * rw[k];  // L3
+        dp1[k] = Tc * rh[k] * rw[k];   // L2
+        dp0[k] = cout * rh[k] * rw[k]; // L3
         for (LayerId s : g.net.successors(v)) {
             if (!g.in(s)) continue;
             const size_t q = g.slot(s);
-            dp1[k] += dp0[q];                    // L5: an ISOA op's successors do not use ISOA
-            dp0[k] += std::min(dp1[q], dp0[q]);  // L6
+            dp1[k] += dp0[q];                   // L5: an ISOA op's successors do not use ISOA
+            dp0[k] += std::min(dp1[q], dp0[q]); // L6
         }
     }
     // L7-8: backtracking in topological order.
@@ -228,20 +235,22 @@ std::vector<char> isoaDecision(const GroupView& g, int64_t Tc) {
     return phi;
 }
 
-}  // namespace
+} // namespace
 
 int64_t optimusMemoryCost(const Network& net, const std::vector<LayerId>& group, int64_t t_h,
                           int64_t t_w, bool weights_once) {
     const GroupView g{net, group};
     int64_t ifmap = 0, ofmap = 0, params = 0;
-    for (const OutsideInput& o : outsideInputs(g)) ifmap += net.layer(o.producer).out.elements();
+    for (const OutsideInput& o : outsideInputs(g))
+        ifmap += net.layer(o.producer).out.elements();
     for (LayerId v : group) {
         if (g.isOutput(v)) ofmap += net.layer(v).out.elements();
         params += layerWeights(layerDims(net, v));
     }
     const int64_t oh = outputHeight(g), ow = outputWidth(g);
-    const int64_t sub = ceilDiv(oh, std::clamp<int64_t>(t_h, 1, oh)) * ceilDiv(ow, std::clamp<int64_t>(t_w, 1, ow));
-    return ifmap + ofmap + (weights_once ? 1 : sub) * params;  // Eq. 3
+    const int64_t sub =
+        ceilDiv(oh, std::clamp<int64_t>(t_h, 1, oh)) * ceilDiv(ow, std::clamp<int64_t>(t_w, 1, ow));
+    return ifmap + ofmap + (weights_once ? 1 : sub) * params; // Eq. 3
 }
 
 OptimusPlan optimusPlan(const Network& net, const Hardware& hw, const std::vector<LayerId>& group,
@@ -254,16 +263,17 @@ OptimusPlan optimusPlan(const Network& net, const Hardware& hw, const std::vecto
     plan.tc.resize(n);
     for (size_t k = 0; k < n; ++k) {
         const int64_t cout = net.layer(group[k]).out.c;
-        plan.tc[k] = plan.isoa[k] ? std::min(tp.tc, cout) : cout;  // Eq. 4 t_c(l)
+        plan.tc[k] = plan.isoa[k] ? std::min(tp.tc, cout) : cout; // Eq. 4 t_c(l)
     }
     const std::vector<OutsideInput> outside = outsideInputs(g);
-    for (const OutsideInput& o : outside) plan.ifmap += net.layer(o.producer).out.elements();
+    for (const OutsideInput& o : outside)
+        plan.ifmap += net.layer(o.producer).out.elements();
     for (LayerId v : group) {
         if (g.isOutput(v)) plan.ofmap += net.layer(v).out.elements();
         plan.weights += layerWeights(layerDims(net, v));
     }
     const int64_t oh = outputHeight(g), ow = outputWidth(g);
-    const int64_t tw = fixed_w > 0 ? std::min(fixed_w, ow) : ow;  // line buffer: t_w = O_w
+    const int64_t tw = fixed_w > 0 ? std::min(fixed_w, ow) : ow; // line buffer: t_w = O_w
     const auto rw = extents(g, 1, tw);
     // Eq. 4 left-hand side: Σ t_c(l)·R_h(l, t_h)·R_w(l, t_w) over the group's fmaps (each
     // outside input once, with all its channels and the largest window read of it, then
@@ -289,8 +299,10 @@ OptimusPlan optimusPlan(const Network& net, const Hardware& hw, const std::vecto
         if (!fits(lo, withWeights)) return 0;
         while (lo < hi) {
             const int64_t mid = lo + (hi - lo + 1) / 2;
-            if (fits(mid, withWeights)) lo = mid;
-            else hi = mid - 1;
+            if (fits(mid, withWeights))
+                lo = mid;
+            else
+                hi = mid - 1;
         }
         return lo;
     };
@@ -302,7 +314,7 @@ OptimusPlan optimusPlan(const Network& net, const Hardware& hw, const std::vecto
     } else {
         const int64_t tRes = maxTh(true), tStream = maxTh(false);
         if (tStream == 0) {
-            plan.feasible = false;  // Eq. 4 has no solution: the group is invalid
+            plan.feasible = false; // Eq. 4 has no solution: the group is invalid
             plan.t_h = std::min(tp.th, oh);
         } else {
             const int64_t costStream = subgroups(tStream) * plan.weights;
@@ -317,11 +329,13 @@ OptimusPlan optimusPlan(const Network& net, const Hardware& hw, const std::vecto
     plan.t_w = tw;
     plan.fmap_buffer = fmap(plan.t_h);
     plan.subgroups = subgroups(plan.t_h);
-    plan.memory_cost = plan.ifmap + plan.ofmap + (plan.weights_resident ? 1 : plan.subgroups) * plan.weights;
+    plan.memory_cost =
+        plan.ifmap + plan.ofmap + (plan.weights_resident ? 1 : plan.subgroups) * plan.weights;
     return plan;
 }
 
-GroupCost optimusGroup(const Network& net, const Hardware& hw, const Schedule&, const FusionGroup& group) {
+GroupCost optimusGroup(const Network& net, const Hardware& hw, const Schedule&,
+                       const FusionGroup& group) {
     const GroupView g{net, group.layers};
     const Precision& prec = hw.precision;
     const int64_t cap = hw.buffer.bytes * 8;
@@ -358,36 +372,39 @@ GroupCost optimusGroup(const Network& net, const Hardware& hw, const Schedule&, 
         lc.recompute_macs = lc.macs - plain;
         if (l.type != LayerType::concat) lc.buf_y = plan.tc[k] * rh[k] * rw[k];
         for (const OutsideInput& o : outside) {
-            if (o.first_reader != k) continue;  // a shared tensor is loaded once
+            if (o.first_reader != k) continue; // a shared tensor is loaded once
             const Shape in = net.layer(o.producer).out;
-            lc.buf_x += in.c * outsideExtent(g, o.producer, 0, rh) *
-                        outsideExtent(g, o.producer, 1, rw);
-            lc.dram.input += in.elements();  // Eq. 3 |ifmap|
+            lc.buf_x +=
+                in.c * outsideExtent(g, o.producer, 0, rh) * outsideExtent(g, o.producer, 1, rw);
+            lc.dram.input += in.elements(); // Eq. 3 |ifmap|
             lc.transfers.push_back({TrafficKind::input, plan.subgroups, in.c, ceilDiv(in.h, subH),
                                     in.w, in.w, prec.act_bits});
         }
         if (g.isOutput(v)) {
-            lc.dram.output += l.out.elements();  // Eq. 3 |ofmap|
-            lc.transfers.push_back({TrafficKind::output, plan.subgroups, l.out.c, ceilDiv(l.out.h, subH),
-                                    std::min(plan.t_w, l.out.w), l.out.w, prec.act_bits});
+            lc.dram.output += l.out.elements(); // Eq. 3 |ofmap|
+            lc.transfers.push_back({TrafficKind::output, plan.subgroups, l.out.c,
+                                    ceilDiv(l.out.h, subH), std::min(plan.t_w, l.out.w), l.out.w,
+                                    prec.act_bits});
         }
         const int64_t w = layerWeights(d);
         if (w > 0) {
-            const int64_t loads = resident ? 1 : plan.subgroups;  // Eq. 3 parameter term
+            const int64_t loads = resident ? 1 : plan.subgroups; // Eq. 3 parameter term
             lc.dram.weight = loads * w;
             lc.buf_w = resident ? w : 0;
             lc.transfers.push_back({TrafficKind::weight, loads, 1, 1, w, w, prec.weight_bits});
         }
     }
     // Buffer: the fmaps of Eq. 4 at psum/act precision, plus the parameters when resident.
-    gc.buffer_bits = plan.fmap_buffer * prec.act_bits + (resident ? plan.weights * prec.weight_bits : 0);
+    gc.buffer_bits =
+        plan.fmap_buffer * prec.act_bits + (resident ? plan.weights * prec.weight_bits : 0);
     gc.tiles = plan.subgroups;
     gc.out_tile_h = plan.t_h;
     gc.out_tile_w = plan.t_w;
     gc.weights_batch_reused = resident;
     if (!plan.feasible)
-        gc.warnings.push_back("Optimus Eq. 4 has no solution: the fmaps of the smallest tile exceed the buffer");
+        gc.warnings.push_back(
+            "Optimus Eq. 4 has no solution: the fmaps of the smallest tile exceed the buffer");
     return gc;
 }
 
-}  // namespace lf
+} // namespace lf

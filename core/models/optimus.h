@@ -27,16 +27,16 @@ OptimusThroughput optimusThroughput(const Hardware& hw);
 // output tile t at the group's output layers; R(n, t) = t and R(l−1, t) = R(l, t)·S(l) +
 // K(l) − S(l), clipped to the real map (padding is never moved, MODELS.md §1).
 struct OptimusPlan {
-    std::vector<char> isoa;            // Alg. 2 decision φ per member
-    std::vector<int64_t> tc;           // t_c(l) per member (Eq. 4)
-    int64_t t_h = 0, t_w = 0;          // chosen output tile
-    int64_t fmap_buffer = 0;           // Eq. 4 left-hand side at (t_h, t_w), elements
-    int64_t weights = 0;               // Σ|param| of the group
-    bool weights_resident = false;     // all weights + fmaps fit: parameters loaded once
-    bool feasible = true;              // Eq. 4 has a solution
-    int64_t subgroups = 1;             // ⌈O_h/t_h⌉·⌈O_w/t_w⌉
-    int64_t memory_cost = 0;           // Eq. 3, elements
-    int64_t ifmap = 0, ofmap = 0;      // |ifmap(first)|, |ofmap(last)| (summed, footnote 3)
+    std::vector<char> isoa;        // Alg. 2 decision φ per member
+    std::vector<int64_t> tc;       // t_c(l) per member (Eq. 4)
+    int64_t t_h = 0, t_w = 0;      // chosen output tile
+    int64_t fmap_buffer = 0;       // Eq. 4 left-hand side at (t_h, t_w), elements
+    int64_t weights = 0;           // Σ|param| of the group
+    bool weights_resident = false; // all weights + fmaps fit: parameters loaded once
+    bool feasible = true;          // Eq. 4 has a solution
+    int64_t subgroups = 1;         // ⌈O_h/t_h⌉·⌈O_w/t_w⌉
+    int64_t memory_cost = 0;       // Eq. 3, elements
+    int64_t ifmap = 0, ofmap = 0;  // |ifmap(first)|, |ofmap(last)| (summed, footnote 3)
 };
 
 // Alg. 2 and Eq. 4 for a group with a buffer of `capacity_bits` (fmaps at act_bits,
@@ -54,4 +54,4 @@ int64_t optimusMemoryCost(const Network& net, const std::vector<LayerId>& group,
 GroupCost optimusGroup(const Network& net, const Hardware& hw, const Schedule& sched,
                        const FusionGroup& group);
 
-}  // namespace lf
+} // namespace lf

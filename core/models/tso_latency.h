@@ -31,8 +31,8 @@ int64_t arrayComputeCycles(const LayerDims& d, LayerType type, const Dataflow& d
 
 // --- Multicore NPU (TSO) --------------------------------------------------------------------
 
-enum class TlePartition : uint8_t { ks, ks_ofm, ofm };  // Alg. 2
-enum class TltSchedule : uint8_t { is, os, ws };        // §IV-D
+enum class TlePartition : uint8_t { ks, ks_ofm, ofm }; // Alg. 2
+enum class TltSchedule : uint8_t { is, os, ws };       // §IV-D
 const char* toString(TlePartition p);
 const char* toString(TltSchedule s);
 
@@ -44,14 +44,14 @@ struct TsoConv {
 TsoConv tsoConv(const LayerDims& d);
 
 struct TleSlice {
-    int64_t rows = 1;     // TLE_R
-    int64_t filters = 1;  // TLE_W
+    int64_t rows = 1;    // TLE_R
+    int64_t filters = 1; // TLE_W
 };
 // Alg. 2 (TLESlicing).
 TleSlice tleSlicing(TlePartition p, const TsoConv& c, int tle);
 
 struct TsoTile {
-    int64_t tm = 1, tn = 1, tr = 1, tc = 1;  // T_M filters, T_N channels, T_R × T_C outputs
+    int64_t tm = 1, tn = 1, tr = 1, tc = 1; // T_M filters, T_N channels, T_R × T_C outputs
 };
 // Eq. 1 input extents of an output tile.
 int64_t tsoTileH(const TsoConv& c, int64_t tr);
@@ -63,8 +63,8 @@ struct TsoAlphas {
     int64_t in = 0, w = 0, out = 0;
 };
 // Eqs. 3 (IS), 4 (OS), 5 (WS).
-TsoAlphas tsoTransferCounts(TltSchedule s, const TsoConv& c, const TleSlice& slice, const TsoTile& t,
-                            int tle);
+TsoAlphas tsoTransferCounts(TltSchedule s, const TsoConv& c, const TleSlice& slice,
+                            const TsoTile& t, int tle);
 // Eqs. 7-8 in cycles: T_leMAC = T_N·T_M·⌈T_R·T_C·K²/#MACs⌉ and T_MAC = 1/#cores ·
 // ⌈M/T_M⌉⌈N/T_N⌉⌈R/T_R⌉⌈C/T_C⌉·T_leMAC (#cores = TLE × TLT; the paper prints #TLTs).
 double tsoMacCycles(const TsoConv& c, const TsoTile& t, int64_t macs_per_cycle, int cores);
@@ -72,4 +72,4 @@ double tsoMacCycles(const TsoConv& c, const TsoTile& t, int64_t macs_per_cycle, 
 double tsoDramCycles(const TsoConv& c, const TsoTile& t, const TsoAlphas& a, const Hardware& hw,
                      bool burst_aware);
 
-}  // namespace lf
+} // namespace lf

@@ -13,7 +13,7 @@ namespace {
 // Appends to a buffer that is hashed in 64 KB pieces (10^6 layers never sit in memory as
 // one text).
 class HashWriter {
-public:
+  public:
     void text(std::string_view s) {
         buf_ += s;
         if (buf_.size() >= (size_t(1) << 16)) flush();
@@ -35,7 +35,7 @@ public:
         return sha_.finishHex();
     }
 
-private:
+  private:
     void flush() {
         sha_.update(buf_);
         buf_.clear();
@@ -44,11 +44,12 @@ private:
     std::string buf_;
 };
 
-}  // namespace
+} // namespace
 
 std::string canonicalHash(const std::vector<Layer>& layers) {
     std::vector<const Layer*> byName(layers.size());
-    for (size_t k = 0; k < layers.size(); ++k) byName[k] = &layers[k];
+    for (size_t k = 0; k < layers.size(); ++k)
+        byName[k] = &layers[k];
     std::sort(byName.begin(), byName.end(),
               [](const Layer* a, const Layer* b) { return a->name < b->name; });
     HashWriter w;
@@ -59,7 +60,8 @@ std::string canonicalHash(const std::vector<Layer>& layers) {
         w.str(toString(l.type));
         const auto& ops = l.operandIds();
         w.num(int64_t(ops.size()));
-        for (LayerId p : ops) w.str(layers[size_t(p)].name);
+        for (LayerId p : ops)
+            w.str(layers[size_t(p)].name);
         w.num(l.out.c);
         w.num(l.out.h);
         w.num(l.out.w);
@@ -67,10 +69,10 @@ std::string canonicalHash(const std::vector<Layer>& layers) {
         case LayerType::conv:
         case LayerType::deconv:
         case LayerType::pool:
-            for (int64_t v : {int64_t(l.kernel_h), int64_t(l.kernel_w), int64_t(l.stride_h),
-                              int64_t(l.stride_w), int64_t(l.pad_t), int64_t(l.pad_l),
-                              int64_t(l.pad_b), int64_t(l.pad_r), int64_t(l.dilation_h),
-                              int64_t(l.dilation_w), l.groups})
+            for (int64_t v :
+                 {int64_t(l.kernel_h), int64_t(l.kernel_w), int64_t(l.stride_h),
+                  int64_t(l.stride_w), int64_t(l.pad_t), int64_t(l.pad_l), int64_t(l.pad_b),
+                  int64_t(l.pad_r), int64_t(l.dilation_h), int64_t(l.dilation_w), l.groups})
                 w.num(v);
             if (l.type == LayerType::pool) {
                 w.str(toString(l.pool_mode));
@@ -81,18 +83,23 @@ std::string canonicalHash(const std::vector<Layer>& layers) {
                 w.num(l.output_pad_w);
             }
             break;
-        case LayerType::global_pool: w.str(toString(l.pool_mode)); break;
+        case LayerType::global_pool:
+            w.str(toString(l.pool_mode));
+            break;
         case LayerType::resize:
             w.num(l.scale_h);
             w.num(l.scale_w);
             w.str(toString(l.resize_mode));
             break;
-        case LayerType::opaque: w.str(l.op_type); break;
-        default: break;
+        case LayerType::opaque:
+            w.str(l.op_type);
+            break;
+        default:
+            break;
         }
         w.text("\n");
     }
     return w.finish();
 }
 
-}  // namespace lf
+} // namespace lf

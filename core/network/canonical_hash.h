@@ -14,4 +14,4 @@ namespace lf {
 // folded ops or source positions.
 std::string canonicalHash(const std::vector<Layer>& layers);
 
-}  // namespace lf
+} // namespace lf

@@ -15,15 +15,17 @@ Reachability::Reachability(const Network& net) : net_(&net) {
         row[v / 64] |= uint64_t(1) << (v % 64);
         for (LayerId s : net.successors(v)) {
             const uint64_t* srow = &bits_[size_t(s) * size_t(words_)];
-            for (int32_t w = 0; w < words_; ++w) row[w] |= srow[w];
+            for (int32_t w = 0; w < words_; ++w)
+                row[w] |= srow[w];
         }
     }
 }
 
 bool Reachability::reaches(LayerId from, LayerId to) const {
     if (from == to) return true;
-    if (from > to) return false;  // ids are topological
-    if (words_ > 0) return (bits_[size_t(from) * size_t(words_) + size_t(to / 64)] >> (to % 64)) & 1;
+    if (from > to) return false; // ids are topological
+    if (words_ > 0)
+        return (bits_[size_t(from) * size_t(words_) + size_t(to / 64)] >> (to % 64)) & 1;
     // Large network: forward search limited to ids <= to.
     std::vector<char> seen(size_t(to - from + 1), 0);
     std::vector<LayerId> stack{from};
@@ -51,7 +53,7 @@ std::vector<std::vector<LayerId>> sequences(const Network& net) {
         if (!compute(c) || net.layer(c).inputs.size() != 1) return kNoLayer;
         return c;
     };
-    std::vector<char> inner(size_t(n), 0);  // has a linked predecessor
+    std::vector<char> inner(size_t(n), 0); // has a linked predecessor
     for (LayerId v = 0; v < n; ++v)
         if (compute(v)) {
             LayerId c = linkedToNext(v);
@@ -61,7 +63,8 @@ std::vector<std::vector<LayerId>> sequences(const Network& net) {
     for (LayerId v = 0; v < n; ++v) {
         if (!compute(v) || inner[size_t(v)]) continue;
         std::vector<LayerId> seq{v};
-        for (LayerId c = linkedToNext(v); c != kNoLayer; c = linkedToNext(c)) seq.push_back(c);
+        for (LayerId c = linkedToNext(v); c != kNoLayer; c = linkedToNext(c))
+            seq.push_back(c);
         out.push_back(std::move(seq));
     }
     return out;
@@ -82,8 +85,10 @@ bool isWeaklyConnected(const Network& net, const std::vector<LayerId>& layers) {
     while (!stack.empty()) {
         LayerId v = stack.back();
         stack.pop_back();
-        for (LayerId s : net.successors(v)) visit(s);
-        for (LayerId p : net.predecessors(v)) visit(p);
+        for (LayerId s : net.successors(v))
+            visit(s);
+        for (LayerId p : net.predecessors(v))
+            visit(p);
     }
     return seen.size() == sorted.size();
 }
@@ -121,4 +126,4 @@ bool fusingCreatesCycle(const Network& net, const std::vector<LayerId>& layers, 
     return false;
 }
 
-}  // namespace lf
+} // namespace lf

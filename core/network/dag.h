@@ -13,16 +13,16 @@ namespace lf {
 // O(V·E/64). For very large networks (above `kMaxBitsetLayers`) queries fall back to a
 // bounded search in topological order.
 class Reachability {
-public:
+  public:
     static constexpr int32_t kMaxBitsetLayers = 20000;
     explicit Reachability(const Network& net);
     // True when there is a path from `from` to `to` (a layer reaches itself).
     bool reaches(LayerId from, LayerId to) const;
 
-private:
+  private:
     const Network* net_;
     int32_t words_ = 0;
-    std::vector<uint64_t> bits_;  // row `from`, bit `to`
+    std::vector<uint64_t> bits_; // row `from`, bit `to`
 };
 
 // Maximal chains of compute layers in which every inner edge is the only edge out of its
@@ -40,4 +40,4 @@ bool isWeaklyConnected(const Network& net, const std::vector<LayerId>& layers);
 bool fusingCreatesCycle(const Network& net, const std::vector<LayerId>& layers,
                         LayerId* via = nullptr);
 
-}  // namespace lf
+} // namespace lf

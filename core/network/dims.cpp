@@ -69,7 +69,8 @@ LayerDims layerDims(const Network& net, LayerId id) {
         d.in_w = d.Dx;
         d.in_h = d.Dy;
         break;
-    case LayerType::conv: break;
+    case LayerType::conv:
+        break;
     }
     return d;
 }
@@ -88,12 +89,15 @@ int64_t layerOps(const Network& net, LayerId id) {
     const LayerDims d = layerDims(net, id);
     switch (l.type) {
     case LayerType::pool:
-    case LayerType::global_pool: return d.Dx * d.Dy * d.Dz * d.Dm * d.Dn;
+    case LayerType::global_pool:
+        return d.Dx * d.Dy * d.Dz * d.Dm * d.Dn;
     case LayerType::add:
-    case LayerType::mul:  // one op per output element and extra operand (x + x counts too)
+    case LayerType::mul: // one op per output element and extra operand (x + x counts too)
         return d.Dx * d.Dy * d.Dz * int64_t(std::max<size_t>(1, l.operandIds().size()) - 1);
-    case LayerType::resize: return d.bilinear ? d.Dx * d.Dy * d.Dz * 4 : 0;
-    default: return 0;
+    case LayerType::resize:
+        return d.bilinear ? d.Dx * d.Dy * d.Dz * 4 : 0;
+    default:
+        return 0;
     }
 }
 
@@ -102,4 +106,4 @@ int64_t layerWeights(const LayerDims& d) {
     return d.Dz * d.DiPerGroup() * d.Dm * d.Dn;
 }
 
-}  // namespace lf
+} // namespace lf

@@ -12,23 +12,23 @@ namespace lf {
 
 // How an output window maps back to an input window along x / y.
 enum class WindowKind : uint8_t {
-    conv,      // (T-1)*S + E
-    deconv,    // transposed conv: ceil((T-1+E)/S) input rows feed T output rows
-    upsample,  // resize by integer factor u: ceil(T/u) (+1 for bilinear)
+    conv,     // (T-1)*S + E
+    deconv,   // transposed conv: ceil((T-1+E)/S) input rows feed T output rows
+    upsample, // resize by integer factor u: ceil(T/u) (+1 for bilinear)
 };
 
 struct LayerDims {
-    int64_t Dx = 1, Dy = 1, Dz = 1, Di = 1;  // output w, h, channels; input channels (all groups)
-    int64_t Dm = 1, Dn = 1;                  // kernel taps in x (width) and y (height)
-    int64_t Sx = 1, Sy = 1;                  // strides
-    int64_t Em = 1, En = 1;                  // kernel extents with dilation
-    int64_t G = 1;                           // groups: Di/G inputs feed Dz/G outputs
-    int64_t in_w = 1, in_h = 1;              // real input extent (window clip)
-    int32_t n_inputs = 1;                    // X arrays (element-wise layers: one per input)
-    bool weights = true;                     // has a W array
+    int64_t Dx = 1, Dy = 1, Dz = 1, Di = 1; // output w, h, channels; input channels (all groups)
+    int64_t Dm = 1, Dn = 1;                 // kernel taps in x (width) and y (height)
+    int64_t Sx = 1, Sy = 1;                 // strides
+    int64_t Em = 1, En = 1;                 // kernel extents with dilation
+    int64_t G = 1;                          // groups: Di/G inputs feed Dz/G outputs
+    int64_t in_w = 1, in_h = 1;             // real input extent (window clip)
+    int32_t n_inputs = 1;                   // X arrays (element-wise layers: one per input)
+    bool weights = true;                    // has a W array
     bool bilinear = false;
     WindowKind window = WindowKind::conv;
-    int64_t up_x = 1, up_y = 1;              // resize factor
+    int64_t up_x = 1, up_y = 1; // resize factor
 
     int64_t DiPerGroup() const { return Di / G; }
     int64_t DzPerGroup() const { return Dz / G; }
@@ -39,9 +39,12 @@ struct LayerDims {
 
     int64_t rawWindow(int64_t T, int64_t S, int64_t E, int64_t up) const {
         switch (window) {
-        case WindowKind::conv: return (T - 1) * S + E;
-        case WindowKind::deconv: return (T - 1 + E + S - 1) / S;
-        case WindowKind::upsample: return (T + up - 1) / up + (bilinear ? 1 : 0);
+        case WindowKind::conv:
+            return (T - 1) * S + E;
+        case WindowKind::deconv:
+            return (T - 1 + E + S - 1) / S;
+        case WindowKind::upsample:
+            return (T + up - 1) / up + (bilinear ? 1 : 0);
         }
         return T;
     }
@@ -57,4 +60,4 @@ int64_t layerOps(const Network& net, LayerId id);
 // Weight elements of the layer.
 int64_t layerWeights(const LayerDims& d);
 
-}  // namespace lf
+} // namespace lf

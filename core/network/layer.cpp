@@ -5,11 +5,14 @@
 namespace lf {
 
 namespace {
-constexpr std::array<std::string_view, 11> kTypeNames = {
-    "input", "conv", "deconv", "fc", "pool", "global_pool", "add", "mul", "concat", "resize", "opaque"};
+constexpr std::array<std::string_view, 11> kTypeNames = {"input",  "conv",        "deconv", "fc",
+                                                         "pool",   "global_pool", "add",    "mul",
+                                                         "concat", "resize",      "opaque"};
 }
 
-std::string_view toString(LayerType t) { return kTypeNames[size_t(t)]; }
+std::string_view toString(LayerType t) {
+    return kTypeNames[size_t(t)];
+}
 
 std::optional<LayerType> layerTypeFromString(std::string_view s) {
     for (size_t i = 0; i < kTypeNames.size(); ++i)
@@ -17,7 +20,11 @@ std::optional<LayerType> layerTypeFromString(std::string_view s) {
     return std::nullopt;
 }
 
-std::string_view toString(PoolMode m) { return m == PoolMode::max ? "max" : "avg"; }
-std::string_view toString(ResizeMode m) { return m == ResizeMode::nearest ? "nearest" : "bilinear"; }
+std::string_view toString(PoolMode m) {
+    return m == PoolMode::max ? "max" : "avg";
+}
+std::string_view toString(ResizeMode m) {
+    return m == ResizeMode::nearest ? "nearest" : "bilinear";
+}
 
-}  // namespace lf
+} // namespace lf

@@ -42,10 +42,10 @@ enum class FoldKind : uint8_t {
     batchnorm,
     bias,
     scale,
-    activation,  // relu, relu6, clip, hardswish, sigmoid, silu, leaky_relu, ...
+    activation, // relu, relu6, clip, hardswish, sigmoid, silu, leaky_relu, ...
     dropout,
     identity,
-    flatten,  // flatten / reshape / squeeze before an fc
+    flatten, // flatten / reshape / squeeze before an fc
     softmax,
 };
 
@@ -60,27 +60,27 @@ std::string_view toString(ResizeMode m);
 struct Layer {
     std::string name;
     LayerType type = LayerType::conv;
-    std::vector<LayerId> inputs;  // producers, each once (ids are topological indices)
+    std::vector<LayerId> inputs; // producers, each once (ids are topological indices)
     // The input tensors in the order the layer reads them, set only when a producer appears
     // more than once (concat [x, x], x * x); see operandIds().
     std::vector<LayerId> operands;
 
     // conv / deconv / pool / fc parameters
-    int64_t out_channels = 0;  // conv/deconv filters, fc out_features; 0 = same as input
+    int64_t out_channels = 0; // conv/deconv filters, fc out_features; 0 = same as input
     int kernel_h = 1, kernel_w = 1;
     int stride_h = 1, stride_w = 1;
     int pad_t = 0, pad_l = 0, pad_b = 0, pad_r = 0;
     int dilation_h = 1, dilation_w = 1;
-    int output_pad_h = 0, output_pad_w = 0;  // deconv only
+    int output_pad_h = 0, output_pad_w = 0; // deconv only
     int64_t groups = 1;
     PoolMode pool_mode = PoolMode::max;
     bool ceil_mode = false;
-    int scale_h = 1, scale_w = 1;  // resize
+    int scale_h = 1, scale_w = 1; // resize
     ResizeMode resize_mode = ResizeMode::nearest;
 
-    std::string activation;           // folded activation, as written ("relu", ...)
-    std::vector<std::string> folded;  // ops folded into this layer by canonicalization
-    std::string op_type;              // opaque layers: the original operator name
+    std::string activation;          // folded activation, as written ("relu", ...)
+    std::vector<std::string> folded; // ops folded into this layer by canonicalization
+    std::string op_type;             // opaque layers: the original operator name
 
     // Filled by shape inference.
     Shape out;
@@ -104,4 +104,4 @@ inline bool isCompute(LayerType t) {
     return t != LayerType::input && t != LayerType::concat && t != LayerType::opaque;
 }
 
-}  // namespace lf
+} // namespace lf

@@ -19,24 +19,25 @@ namespace lf {
 
 // Limits that keep hostile files from exhausting memory or time.
 struct NetworkLimits {
-    static constexpr int64_t kMaxLayers = int64_t(1) << 20;  // 1 048 576: 10^6 layers and their inputs
-    static constexpr int64_t kMaxExtent = 1 << 20;       // height / width
+    static constexpr int64_t kMaxLayers = int64_t(1)
+                                          << 20;   // 1 048 576: 10^6 layers and their inputs
+    static constexpr int64_t kMaxExtent = 1 << 20; // height / width
     static constexpr int64_t kMaxChannels = 1 << 24;
     static constexpr int64_t kMaxKernel = 1 << 12;
     static constexpr int64_t kMaxStride = 1 << 12;
-    static constexpr int64_t kMaxElements = int64_t(1) << 40;  // per tensor
+    static constexpr int64_t kMaxElements = int64_t(1) << 40; // per tensor
     static constexpr int64_t kMaxInputsPerLayer = 4096;
 };
 
 // One layer as read from a file, before canonicalization.
 struct LayerSpec {
-    Layer layer;                          // .inputs unused here; see input_names
+    Layer layer; // .inputs unused here; see input_names
     std::vector<std::string> input_names;
-    std::vector<SourcePos> input_pos;     // where each input name was written
+    std::vector<SourcePos> input_pos; // where each input name was written
     // When set, the layer is folded into its (single) producer at build time.
     std::optional<FoldKind> fold;
-    std::string fold_op;                  // e.g. "batchnorm", "relu"
-    std::optional<Shape> expect;          // `expect:` block, checked after inference
+    std::string fold_op;         // e.g. "batchnorm", "relu"
+    std::optional<Shape> expect; // `expect:` block, checked after inference
     SourcePos expect_pos;
 };
 
@@ -47,7 +48,7 @@ struct InputSpec {
 };
 
 struct NetworkSpec {
-    std::string file;  // for error messages
+    std::string file; // for error messages
     std::string name;
     std::string description;
     SourcePos pos;
@@ -56,7 +57,7 @@ struct NetworkSpec {
 };
 
 class Network {
-public:
+  public:
     Network();
 
     const std::string& name() const;
@@ -84,7 +85,7 @@ public:
     bool empty() const { return size() == 0; }
     friend bool operator==(const Network& a, const Network& b);
 
-private:
+  private:
     friend Result<Network> buildNetwork(const NetworkSpec& spec);
     struct Data;
     std::shared_ptr<const Data> d_;
@@ -94,4 +95,4 @@ private:
 // the position of the offending layer.
 Result<Network> buildNetwork(const NetworkSpec& spec);
 
-}  // namespace lf
+} // namespace lf

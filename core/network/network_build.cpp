@@ -16,14 +16,22 @@ namespace {
 
 std::string_view foldName(FoldKind k) {
     switch (k) {
-    case FoldKind::batchnorm: return "batchnorm";
-    case FoldKind::bias: return "bias";
-    case FoldKind::scale: return "scale";
-    case FoldKind::activation: return "activation";
-    case FoldKind::dropout: return "dropout";
-    case FoldKind::identity: return "identity";
-    case FoldKind::flatten: return "flatten";
-    case FoldKind::softmax: return "softmax";
+    case FoldKind::batchnorm:
+        return "batchnorm";
+    case FoldKind::bias:
+        return "bias";
+    case FoldKind::scale:
+        return "scale";
+    case FoldKind::activation:
+        return "activation";
+    case FoldKind::dropout:
+        return "dropout";
+    case FoldKind::identity:
+        return "identity";
+    case FoldKind::flatten:
+        return "flatten";
+    case FoldKind::softmax:
+        return "softmax";
     }
     return "?";
 }
@@ -42,7 +50,7 @@ struct Lists {
     const uint32_t* end(size_t i) const { return items.data() + start[i + 1]; }
 };
 
-}  // namespace
+} // namespace
 
 Result<Network> buildNetwork(const NetworkSpec& spec) {
     const std::string& file = spec.file;
@@ -86,7 +94,7 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
     Lists args, preds;
     args.start.assign(n + 1, 0);
     preds.start.assign(n + 1, 0);
-    std::vector<uint32_t> lastConsumer(n, kNone);  // dedup marker: O(1) per input
+    std::vector<uint32_t> lastConsumer(n, kNone); // dedup marker: O(1) per input
     for (size_t k = 0; k < n; ++k) {
         args.start[k] = uint32_t(args.items.size());
         preds.start[k] = uint32_t(preds.items.size());
@@ -107,7 +115,7 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
                 return Error(file, p,
                              "layer '" + ls.layer.name + "' takes its own output as input");
             args.items.push_back(it->second);
-            if (lastConsumer[it->second] == k) continue;  // a tensor used twice is one edge
+            if (lastConsumer[it->second] == k) continue; // a tensor used twice is one edge
             lastConsumer[it->second] = uint32_t(k);
             preds.items.push_back(it->second);
         }
@@ -122,8 +130,10 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
     // Successors by counting sort: for each producer, its consumers in node order.
     Lists succ;
     succ.start.assign(n + 1, 0);
-    for (uint32_t p : preds.items) ++succ.start[p + 1];
-    for (size_t k = 0; k < n; ++k) succ.start[k + 1] += succ.start[k];
+    for (uint32_t p : preds.items)
+        ++succ.start[p + 1];
+    for (size_t k = 0; k < n; ++k)
+        succ.start[k + 1] += succ.start[k];
     succ.items.resize(preds.items.size());
     {
         std::vector<uint32_t> fill(succ.start.begin(), succ.start.end() - 1);
@@ -134,7 +144,8 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
 
     // Kahn's algorithm, stable: among ready nodes the one written first goes first.
     std::vector<uint32_t> indeg(n);
-    for (size_t k = 0; k < n; ++k) indeg[k] = uint32_t(preds.size(k));
+    for (size_t k = 0; k < n; ++k)
+        indeg[k] = uint32_t(preds.size(k));
     std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> ready;
     for (size_t k = 0; k < n; ++k)
         if (indeg[k] == 0) ready.push(uint32_t(k));
@@ -151,9 +162,11 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
         // Report a layer on the cycle: walk predecessors among unprocessed nodes (every one
         // of them has an unprocessed predecessor).
         std::vector<char> done(n, 0);
-        for (uint32_t k : order) done[k] = 1;
+        for (uint32_t k : order)
+            done[k] = 1;
         size_t start = 0;
-        while (done[start]) ++start;
+        while (done[start])
+            ++start;
         std::vector<int64_t> seen(n, -1);
         std::vector<size_t> path;
         size_t cur = start;
@@ -180,7 +193,7 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
     data->name = spec.name;
     data->description = spec.description;
     data->layers.reserve(n);
-    std::vector<LayerId> rep(n, kNoLayer);  // node -> id of the layer that carries it
+    std::vector<LayerId> rep(n, kNoLayer); // node -> id of the layer that carries it
     // Folded nodes: the shape after the op, and the first flatten on the chain that led here.
     std::vector<Shape> foldShape(n);
     std::vector<uint32_t> flattenAt(n, kNone);
@@ -189,7 +202,7 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
                      "layer '" + name + "': expected output " + shapeStr(*ls.expect) +
                          " but inference gives " + shapeStr(got));
     };
-    std::vector<LayerId> repSeen(n, kNoLayer);  // dedup marker over layer ids
+    std::vector<LayerId> repSeen(n, kNoLayer); // dedup marker over layer ids
     std::vector<Shape> inShapes;
     size_t foldedCount = 0;
     for (uint32_t k : order) {
@@ -248,9 +261,10 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
             repSeen[size_t(r)] = self;
             l.inputs.push_back(r);
         }
-        if (l.operands.size() == l.inputs.size()) l.operands.clear();  // no repeats
+        if (l.operands.size() == l.inputs.size()) l.operands.clear(); // no repeats
         inShapes.clear();
-        for (LayerId r : l.operandIds()) inShapes.push_back(data->layers[size_t(r)].out);
+        for (LayerId r : l.operandIds())
+            inShapes.push_back(data->layers[size_t(r)].out);
         const std::string err = inferShape(l, inShapes);
         if (!err.empty()) return Error(file, l.pos, "layer '" + l.name + "': " + err);
         if (ls.expect && !(*ls.expect == l.out)) return expectError(ls, l.name, l.out);
@@ -262,14 +276,18 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
     data->succ.resize(m);
     for (size_t id = 0; id < m; ++id) {
         const Layer& l = data->layers[id];
-        for (LayerId p : l.inputs) data->succ[size_t(p)].push_back(LayerId(id));
-        if (l.type == LayerType::input) data->input_ids.push_back(LayerId(id));
-        else if (isCompute(l.type)) data->compute_ids.push_back(LayerId(id));
+        for (LayerId p : l.inputs)
+            data->succ[size_t(p)].push_back(LayerId(id));
+        if (l.type == LayerType::input)
+            data->input_ids.push_back(LayerId(id));
+        else if (isCompute(l.type))
+            data->compute_ids.push_back(LayerId(id));
     }
     // Every name resolves: a layer to itself, a folded layer to the layer that carries it.
-    data->folded_names.reserve(foldedCount);  // never reallocates below: views stay valid
+    data->folded_names.reserve(foldedCount); // never reallocates below: views stay valid
     data->by_name.reserve(n);
-    for (size_t id = 0; id < m; ++id) data->by_name.emplace(data->layers[id].name, LayerId(id));
+    for (size_t id = 0; id < m; ++id)
+        data->by_name.emplace(data->layers[id].name, LayerId(id));
     for (size_t k = nIn; k < n; ++k)
         if (spec.layers[k - nIn].fold) {
             data->folded_names.push_back(nodeName(k));
@@ -282,4 +300,4 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
     return net;
 }
 
-}  // namespace lf
+} // namespace lf

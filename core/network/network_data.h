@@ -24,4 +24,4 @@ struct Network::Data {
     std::string hash;
 };
 
-}  // namespace lf
+} // namespace lf

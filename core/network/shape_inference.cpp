@@ -38,10 +38,10 @@ std::string checkShape(const Shape& s) {
 }
 
 std::string inferWindowed(Layer& l, const Shape& in) {
-    const int64_t oh = slidingOutExtent(in.h, l.kernel_h, l.stride_h, l.pad_t, l.pad_b,
-                                        l.dilation_h, l.ceil_mode);
-    const int64_t ow = slidingOutExtent(in.w, l.kernel_w, l.stride_w, l.pad_l, l.pad_r,
-                                        l.dilation_w, l.ceil_mode);
+    const int64_t oh =
+        slidingOutExtent(in.h, l.kernel_h, l.stride_h, l.pad_t, l.pad_b, l.dilation_h, l.ceil_mode);
+    const int64_t ow =
+        slidingOutExtent(in.w, l.kernel_w, l.stride_w, l.pad_l, l.pad_r, l.dilation_w, l.ceil_mode);
     if (oh <= 0 || ow <= 0)
         return "kernel " + std::to_string(l.kernel_h) + "x" + std::to_string(l.kernel_w) +
                " does not fit the padded input " + shapeStr(in);
@@ -49,15 +49,14 @@ std::string inferWindowed(Layer& l, const Shape& in) {
     return {};
 }
 
-}  // namespace
+} // namespace
 
 std::string inferShape(Layer& l, const std::vector<Shape>& ins) {
     auto needInputs = [&](size_t lo, size_t hi) -> std::string {
         if (ins.size() < lo || ins.size() > hi) {
-            std::string want = lo == hi ? std::to_string(lo)
-                               : hi == SIZE_MAX
-                                   ? "at least " + std::to_string(lo)
-                                   : std::to_string(lo) + " to " + std::to_string(hi);
+            std::string want = lo == hi         ? std::to_string(lo)
+                               : hi == SIZE_MAX ? "at least " + std::to_string(lo)
+                                                : std::to_string(lo) + " to " + std::to_string(hi);
             return std::string(toString(l.type)) + " layer takes " + want + " input(s), got " +
                    std::to_string(ins.size());
         }
@@ -82,7 +81,7 @@ std::string inferShape(Layer& l, const std::vector<Shape>& ins) {
     std::string err;
     switch (l.type) {
     case LayerType::input:
-        break;  // shape given
+        break; // shape given
     case LayerType::conv:
     case LayerType::deconv: {
         if (!(err = needInputs(1, 1)).empty()) return err;
@@ -185,10 +184,10 @@ std::string inferShape(Layer& l, const std::vector<Shape>& ins) {
     }
     case LayerType::opaque:
         if (ins.empty()) return "opaque layer needs an input";
-        if (l.out.c <= 0) l.out = ins[0];  // pass-through unless a shape was given
+        if (l.out.c <= 0) l.out = ins[0]; // pass-through unless a shape was given
         break;
     }
     return checkShape(l.out);
 }
 
-}  // namespace lf
+} // namespace lf

@@ -17,4 +17,4 @@ std::string inferShape(Layer& layer, const std::vector<Shape>& inputs);
 int64_t slidingOutExtent(int64_t in, int kernel, int stride, int pad_before, int pad_after,
                          int dilation, bool ceil_mode);
 
-}  // namespace lf
+} // namespace lf

@@ -321,7 +321,8 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
         rules.threads = opt.threads;
     } else {
         size_t fanout = 0;
-        for (LayerId v = 0; v < net.size(); ++v) fanout = std::max(fanout, net.successors(v).size());
+        for (LayerId v = 0; v < net.size(); ++v)
+            fanout = std::max(fanout, net.successors(v).size());
         rules.threads = fanout >= 3 ? 2 : 1;
     }
     const OptimusGroupSpace space(net, rules, classify, [&] { return control.cancelled(); });

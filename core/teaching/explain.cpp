@@ -44,7 +44,8 @@ namespace {
 
 int64_t product(const std::vector<FormulaTerm>& t) {
     int64_t p = 1;
-    for (const FormulaTerm& x : t) p *= x.value;
+    for (const FormulaTerm& x : t)
+        p *= x.value;
     return p;
 }
 
@@ -52,7 +53,8 @@ struct LoopView {
     const LayerSchedule& s;
     int lvl[4];
     explicit LoopView(const LayerSchedule& sched) : s(sched) {
-        for (int k = 0; k < 4; ++k) lvl[size_t(s.order[size_t(k)])] = k + 1;
+        for (int k = 0; k < 4; ++k)
+            lvl[size_t(s.order[size_t(k)])] = k + 1;
     }
     int sl(Arr a) const { return int(s.store[size_t(a)]); }
     int cl(Arr a) const { return int(s.compute[size_t(a)]); }
@@ -63,12 +65,17 @@ struct LoopView {
     std::string clName(Arr a) const { return levelName(s.compute[size_t(a)], s.order); }
 };
 
-std::string D(Dim d) { return std::string("D_") + dimChar(d); }
-std::string T(Dim d) { return std::string("T_") + dimChar(d); }
+std::string D(Dim d) {
+    return std::string("D_") + dimChar(d);
+}
+std::string T(Dim d) {
+    return std::string("T_") + dimChar(d);
+}
 
-}  // namespace
+} // namespace
 
-LayerExplanation explainLayer(const Network& net, const Hardware& hw, const Schedule& sched, LayerId id) {
+LayerExplanation explainLayer(const Network& net, const Hardware& hw, const Schedule& sched,
+                              LayerId id) {
     LayerExplanation ex;
     ex.id = id;
     const LayerSchedule& s = sched.layers[size_t(id)];
@@ -87,7 +94,8 @@ LayerExplanation explainLayer(const Network& net, const Hardware& hw, const Sche
                 dramW = lc.dram.weight;
             }
     } else if (gi >= 0) {
-        ex.notes.push_back(std::string("The group uses the ") + toString(sched.groups[size_t(gi)].strategy) +
+        ex.notes.push_back(std::string("The group uses the ") +
+                           toString(sched.groups[size_t(gi)].strategy) +
                            " strategy; the ConvFusion terms below show the layer's own schedule.");
     }
     if (!isCompute(net.layer(id).type)) return ex;
@@ -98,21 +106,28 @@ LayerExplanation explainLayer(const Network& net, const Hardware& hw, const Sche
     const LoopView L(s);
     if (fused)
         ex.notes.push_back("Fused into a successor: its output dims are the consumer's X tile (" +
-                           std::to_string(d.Dx) + "×" + std::to_string(d.Dy) + "×" + std::to_string(d.Dz) +
+                           std::to_string(d.Dx) + "×" + std::to_string(d.Dy) + "×" +
+                           std::to_string(d.Dz) +
                            "), it runs P = " + std::to_string(ex.productions) +
                            " times, i is not tiled and Y never leaves the chip (§IV-E).");
     if (d.G > 1)
-        ex.notes.push_back("Grouped layer: " + std::to_string(d.G) + " groups of " + std::to_string(d.DiPerGroup()) +
-                           " → " + std::to_string(d.DzPerGroup()) + " channels; D_z and D_i below are per group.");
+        ex.notes.push_back("Grouped layer: " + std::to_string(d.G) + " groups of " +
+                           std::to_string(d.DiPerGroup()) + " → " + std::to_string(d.DzPerGroup()) +
+                           " channels; D_z and D_i below are per group.");
 
     auto dimTerm = [&](Arr a, Dim dim, bool forBuffer) -> FormulaTerm {
         const std::string loop = L.inner(dim);
         if (!L.lt(a, dim))
-            return {"1", 1, "loop " + loop + " is at or above SL_" + arrName(a) + " (" + L.slName(a) + "): one slice"};
+            return {"1", 1,
+                    "loop " + loop + " is at or above SL_" + arrName(a) + " (" + L.slName(a) +
+                        "): one slice"};
         if (forBuffer && L.folded(a, dim))
-            return {"1", 1, "loop " + loop + " is folded (between CL_" + std::string(arrName(a)) + " = " + L.clName(a) +
-                                " and SL_" + arrName(a) + " = " + L.slName(a) + ")"};
-        return {T(dim), Tv[size_t(dim)], "loop " + loop + " is below SL_" + std::string(arrName(a)) + " (" + L.slName(a) + "): one tile"};
+            return {"1", 1,
+                    "loop " + loop + " is folded (between CL_" + std::string(arrName(a)) + " = " +
+                        L.clName(a) + " and SL_" + arrName(a) + " = " + L.slName(a) + ")"};
+        return {T(dim), Tv[size_t(dim)],
+                "loop " + loop + " is below SL_" + std::string(arrName(a)) + " (" + L.slName(a) +
+                    "): one tile"};
     };
     auto transTerms = [&](Arr a) {
         std::vector<FormulaTerm> t;
@@ -120,16 +135,21 @@ LayerExplanation explainLayer(const Network& net, const Hardware& hw, const Sche
             if (fused && dim == Dim::i) continue;
             const std::string loop = L.inner(dim);
             if (L.lt(a, dim))
-                t.push_back({"⌈" + D(dim) + "/" + T(dim) + "⌉", ceilDiv(Dv[size_t(dim)], Tv[size_t(dim)]),
-                             "loop " + loop + " is below SL_" + std::string(arrName(a)) + ": once per tile"});
+                t.push_back({"⌈" + D(dim) + "/" + T(dim) + "⌉",
+                             ceilDiv(Dv[size_t(dim)], Tv[size_t(dim)]),
+                             "loop " + loop + " is below SL_" + std::string(arrName(a)) +
+                                 ": once per tile"});
             else
                 t.push_back({D(dim), Dv[size_t(dim)],
-                             "loop " + loop + " is at or above SL_" + std::string(arrName(a)) + ": every iteration reloads"});
+                             "loop " + loop + " is at or above SL_" + std::string(arrName(a)) +
+                                 ": every iteration reloads"});
         }
         return t;
     };
-    auto add = [&](std::string name, std::string source, std::vector<FormulaTerm> terms, int64_t value, std::string unit) {
-        Formula f{std::move(name), std::move(source), std::move(terms), false, value, std::move(unit)};
+    auto add = [&](std::string name, std::string source, std::vector<FormulaTerm> terms,
+                   int64_t value, std::string unit) {
+        Formula f{std::move(name), std::move(source), std::move(terms), false,
+                  value,           std::move(unit)};
         ex.formulas.push_back(std::move(f));
     };
 
@@ -148,7 +168,8 @@ LayerExplanation explainLayer(const Network& net, const Hardware& hw, const Sche
         add("Buf_W", "ConvFusion §IV-B1", buf, c.buf_w, "elements");
         add("Vol_W", "ConvFusion §IV-C1", vol, c.vol_w, "elements");
         add("Trans_W", "ConvFusion §IV-C1", transTerms(Arr::W), c.trans_w, "transfers");
-        std::vector<FormulaTerm> acc{{"Vol_W", c.vol_w, "elements per transfer"}, {"Trans_W", c.trans_w, "transfers"}};
+        std::vector<FormulaTerm> acc{{"Vol_W", c.vol_w, "elements per transfer"},
+                                     {"Trans_W", c.trans_w, "transfers"}};
         if (d.G > 1) acc.push_back({"g", d.G, "groups"});
         add("Acc_W", "ConvFusion §IV-C", acc, c.acc_w, "elements");
     }
@@ -168,50 +189,66 @@ LayerExplanation explainLayer(const Network& net, const Hardware& hw, const Sche
         if (!L.lt(Arr::X, dim))
             return {k, kappa, "loop " + loop + " is at or above SL_X: one kernel extent"};
         if (forBuffer && L.folded(Arr::X, dim))
-            return {k, kappa, "loop " + loop + " is folded by CL_X = " + L.clName(Arr::X) + ": a rotating kernel-wide buffer"};
+            return {k, kappa,
+                    "loop " + loop + " is folded by CL_X = " + L.clName(Arr::X) +
+                        ": a rotating kernel-wide buffer"};
         std::string why = "loop " + loop + " is below SL_X: a tile's window";
-        const int64_t raw = d.rawWindow(Tv[size_t(dim)], isX ? d.Sx : d.Sy, isX ? d.Em : d.En, isX ? d.up_x : d.up_y);
+        const int64_t raw = d.rawWindow(Tv[size_t(dim)], isX ? d.Sx : d.Sy, isX ? d.Em : d.En,
+                                        isX ? d.up_x : d.up_y);
         if (raw > win) why += ", clipped to the real input (padding is not moved)";
         return {"((" + T(dim) + "−1)·" + S + " + " + k + ")", win, why};
     };
     {
-        std::vector<FormulaTerm> buf{chanTerm(true), spatialTerm(Dim::y, true), spatialTerm(Dim::x, true)};
-        std::vector<FormulaTerm> vol{chanTerm(false), spatialTerm(Dim::y, false), spatialTerm(Dim::x, false)};
+        std::vector<FormulaTerm> buf{chanTerm(true), spatialTerm(Dim::y, true),
+                                     spatialTerm(Dim::x, true)};
+        std::vector<FormulaTerm> vol{chanTerm(false), spatialTerm(Dim::y, false),
+                                     spatialTerm(Dim::x, false)};
         if (d.n_inputs > 1) {
-            buf.push_back({"inputs", d.n_inputs, "one X array per input of the element-wise layer"});
+            buf.push_back(
+                {"inputs", d.n_inputs, "one X array per input of the element-wise layer"});
             vol.push_back(buf.back());
         }
         add("Buf_X", "ConvFusion §IV-B2", buf, c.buf_x, "elements");
         add("Vol_X", "ConvFusion §IV-C2", vol, c.vol_x, "elements");
         add("Trans_X", "ConvFusion §IV-C2", transTerms(Arr::X), c.trans_x, "transfers");
-        std::vector<FormulaTerm> acc{{"Vol_X", c.vol_x, "elements per transfer"}, {"Trans_X", c.trans_x, "transfers"}};
+        std::vector<FormulaTerm> acc{{"Vol_X", c.vol_x, "elements per transfer"},
+                                     {"Trans_X", c.trans_x, "transfers"}};
         if (d.G > 1) acc.push_back({"g", d.G, "groups"});
         add("Acc_X", "ConvFusion §IV-C", acc, c.acc_x, "elements");
     }
 
     // Outputs (§IV-B3, §IV-C3).
     if (fused) {
-        add("Buf_Y", "ConvFusion §IV-B3", {{"0", 0, "fused: Y is the consumer's X buffer"}}, 0, "elements");
+        add("Buf_Y", "ConvFusion §IV-B3", {{"0", 0, "fused: Y is the consumer's X buffer"}}, 0,
+            "elements");
     } else {
         std::vector<FormulaTerm> buf;
         for (Dim dim : {Dim::z, Dim::y, Dim::x}) {
             const std::string loop = L.inner(dim);
-            if (!L.lt(Arr::Y, dim)) buf.push_back({"1", 1, "loop " + loop + " is at or above SL_Y: one output"});
+            if (!L.lt(Arr::Y, dim))
+                buf.push_back({"1", 1, "loop " + loop + " is at or above SL_Y: one output"});
             else if (L.lvl[size_t(dim)] < L.lvl[size_t(Dim::i)])
-                buf.push_back({"1", 1, "loop " + loop + " is above ii: its outputs complete and leave (fold to one)"});
-            else if (L.folded(Arr::Y, dim)) buf.push_back({"1", 1, "loop " + loop + " is folded by CL_Y"});
-            else buf.push_back({T(dim), Tv[size_t(dim)], "loop " + loop + " is below SL_Y and ii: partial sums stay"});
+                buf.push_back({"1", 1,
+                               "loop " + loop +
+                                   " is above ii: its outputs complete and leave (fold to one)"});
+            else if (L.folded(Arr::Y, dim))
+                buf.push_back({"1", 1, "loop " + loop + " is folded by CL_Y"});
+            else
+                buf.push_back({T(dim), Tv[size_t(dim)],
+                               "loop " + loop + " is below SL_Y and ii: partial sums stay"});
         }
         add("Buf_Y", "ConvFusion §IV-B3", buf, c.buf_y, "elements");
         const int64_t iTiles = ceilDiv(Dv[3], Tv[3]);
         add("Acc_Y", "ConvFusion §IV-C3",
             {{"D_x·D_y·D_z", d.Dx * d.Dy * d.Dz, "every output"},
-             {"(2·⌈D_i/T_i⌉ − 1)", 2 * iTiles - 1, iTiles > 1 ? "partial sums written and re-read per i tile" : "written once"}},
+             {"(2·⌈D_i/T_i⌉ − 1)", 2 * iTiles - 1,
+              iTiles > 1 ? "partial sums written and re-read per i tile" : "written once"}},
             c.accY(), "elements");
     }
     {
-        std::vector<FormulaTerm> macs{{"D_x·D_y·D_z", d.Dx * d.Dy * d.Dz, "outputs"},
-                                      {"D_i/g·D_m·D_n", d.DiPerGroup() * d.Dm * d.Dn, "MACs per output"}};
+        std::vector<FormulaTerm> macs{
+            {"D_x·D_y·D_z", d.Dx * d.Dy * d.Dz, "outputs"},
+            {"D_i/g·D_m·D_n", d.DiPerGroup() * d.Dm * d.Dn, "MACs per output"}};
         int64_t value = product(macs);
         if (fused) {
             macs.push_back({"P", ex.productions, "productions of the tile (§IV-E)"});
@@ -227,11 +264,13 @@ LayerExplanation explainLayer(const Network& net, const Hardware& hw, const Sche
     const int64_t accW = dramW >= 0 ? dramW : c.acc_w;
     ex.reload_x = ex.compulsory_x > 0 ? double(accX) / double(ex.compulsory_x) : 0.0;
     ex.reload_w = ex.compulsory_w > 0 ? double(accW) / double(ex.compulsory_w) : 0.0;
-    if (fused && dramIn == 0) ex.notes.push_back("Its inputs come from inside the group: no DRAM reads.");
+    if (fused && dramIn == 0)
+        ex.notes.push_back("Its inputs come from inside the group: no DRAM reads.");
     return ex;
 }
 
-GroupExplanation explainGroup(const Network& net, const Hardware& hw, const Schedule& sched, int groupIndex) {
+GroupExplanation explainGroup(const Network& net, const Hardware& hw, const Schedule& sched,
+                              int groupIndex) {
     GroupExplanation ex;
     const FusionGroup& g = sched.groups[size_t(groupIndex)];
     auto name = [&](LayerId id) { return net.layer(id).name; };
@@ -248,66 +287,106 @@ GroupExplanation explainGroup(const Network& net, const Hardware& hw, const Sche
                     if (!std::binary_search(g.layers.begin(), g.layers.end(), s)) continue;
                     for (const LayerCost& cc : gc.layers)
                         if (cc.id == s) {
-                            const CfLayerCost cs = convFusionLayer(cc.dims, sched.layers[size_t(s)], cc.fused);
-                            p.push_back({"Trans_X(" + name(s) + ")·P(" + name(s) + ")" + (cc.dims.G > 1 ? "·g" : ""),
-                                         cs.trans_x * cc.productions * cc.dims.G, "tiles " + name(s) + " needs"});
+                            const CfLayerCost cs =
+                                convFusionLayer(cc.dims, sched.layers[size_t(s)], cc.fused);
+                            p.push_back({"Trans_X(" + name(s) + ")·P(" + name(s) + ")" +
+                                             (cc.dims.G > 1 ? "·g" : ""),
+                                         cs.trans_x * cc.productions * cc.dims.G,
+                                         "tiles " + name(s) + " needs"});
                         }
                 }
-                Formula f{"P(" + name(lc.id) + ")", "ConvFusion §IV-E", p, true, lc.productions, "productions"};
+                Formula f{"P(" + name(lc.id) + ")", "ConvFusion §IV-E", p, true,
+                          lc.productions,           "productions"};
                 ex.formulas.push_back(std::move(f));
             }
-            macs.push_back({"MACs(" + name(lc.id) + ")", lc.macs, lc.recompute_macs > 0 ? "includes recompute" : "computed once"});
-            buffer.push_back({"Buf_X+Buf_W(" + name(lc.id) + ")", c.buf_x + (g.weights_resident ? lc.buf_w : c.buf_w), "live together"});
-            if (!lc.fused) buffer.push_back({"Buf_Y(" + name(lc.id) + ")", c.buf_y, "the segment's output"});
+            macs.push_back({"MACs(" + name(lc.id) + ")", lc.macs,
+                            lc.recompute_macs > 0 ? "includes recompute" : "computed once"});
+            buffer.push_back({"Buf_X+Buf_W(" + name(lc.id) + ")",
+                              c.buf_x + (g.weights_resident ? lc.buf_w : c.buf_w),
+                              "live together"});
+            if (!lc.fused)
+                buffer.push_back({"Buf_Y(" + name(lc.id) + ")", c.buf_y, "the segment's output"});
         }
         int64_t m = 0, b = 0;
-        for (auto& t : macs) m += t.value;
-        for (auto& t : buffer) b += t.value;
+        for (auto& t : macs)
+            m += t.value;
+        for (auto& t : buffer)
+            b += t.value;
         ex.formulas.push_back({"MACs", "ConvFusion §IV-E", macs, true, m, "MACs"});
         ex.formulas.push_back({"Buffer", "ConvFusion §IV-E", buffer, true, b, "elements"});
-        ex.notes.push_back("Only the first layer reads X from DRAM, weights are fetched P times unless resident, "
-                           "only the last layer writes Y.");
+        ex.notes.push_back(
+            "Only the first layer reads X from DRAM, weights are fetched P times unless resident, "
+            "only the last layer writes Y.");
         break;
     }
     case Strategy::reuse: {
-        const GroupCost gc = flowFusionGroup(net, hw, sched, g,
-                                             g.reuse_model == ReuseModelKind::alwani ? ReuseModel::alwani : ReuseModel::hwff);
+        const GroupCost gc = flowFusionGroup(
+            net, hw, sched, g,
+            g.reuse_model == ReuseModelKind::alwani ? ReuseModel::alwani : ReuseModel::hwff);
         std::vector<FormulaTerm> buffer, traffic;
         for (const LayerCost& lc : gc.layers) {
-            if (lc.buf_x) buffer.push_back({"In(" + name(lc.id) + ")", lc.buf_x, "input buffer (+ Eq. 8 reuse buffer)"});
-            if (lc.buf_w) buffer.push_back({"W(" + name(lc.id) + ")", lc.buf_w, "the whole weight volume"});
-            if (lc.buf_y) buffer.push_back({"Out(" + name(lc.id) + ")", lc.buf_y, "bottom output buffer"});
-            if (lc.dram.input) traffic.push_back({"In_top·fetch(" + name(lc.id) + ")", lc.dram.input, "top input per output tile"});
-            if (lc.dram.weight) traffic.push_back({"W(" + name(lc.id) + ")", lc.dram.weight, "every weight once"});
-            if (lc.dram.output) traffic.push_back({"Out·write(" + name(lc.id) + ")", lc.dram.output, "bottom output"});
+            if (lc.buf_x)
+                buffer.push_back(
+                    {"In(" + name(lc.id) + ")", lc.buf_x, "input buffer (+ Eq. 8 reuse buffer)"});
+            if (lc.buf_w)
+                buffer.push_back({"W(" + name(lc.id) + ")", lc.buf_w, "the whole weight volume"});
+            if (lc.buf_y)
+                buffer.push_back({"Out(" + name(lc.id) + ")", lc.buf_y, "bottom output buffer"});
+            if (lc.dram.input)
+                traffic.push_back({"In_top·fetch(" + name(lc.id) + ")", lc.dram.input,
+                                   "top input per output tile"});
+            if (lc.dram.weight)
+                traffic.push_back({"W(" + name(lc.id) + ")", lc.dram.weight, "every weight once"});
+            if (lc.dram.output)
+                traffic.push_back(
+                    {"Out·write(" + name(lc.id) + ")", lc.dram.output, "bottom output"});
         }
         int64_t b = 0, t = 0;
-        for (auto& x : buffer) b += x.value;
-        for (auto& x : traffic) t += x.value;
-        ex.formulas.push_back({"Fusion buffer", "HW-Flow-Fusion Eqs. 5, 8", buffer, true, b, "elements"});
+        for (auto& x : buffer)
+            b += x.value;
+        for (auto& x : traffic)
+            t += x.value;
+        ex.formulas.push_back(
+            {"Fusion buffer", "HW-Flow-Fusion Eqs. 5, 8", buffer, true, b, "elements"});
         ex.formulas.push_back({"Traffic", "HW-Flow-Fusion Eq. 6", traffic, true, t, "elements"});
-        ex.notes.push_back("Intermediate layers keep all channels (Tif = Nif, Tof = Nof); reuse buffers keep the "
-                           "overlap of adjacent tiles, so nothing is recomputed (Eq. 13).");
+        ex.notes.push_back(
+            "Intermediate layers keep all channels (Tif = Nif, Tof = Nof); reuse buffers keep the "
+            "overlap of adjacent tiles, so nothing is recomputed (Eq. 13).");
         break;
     }
     case Strategy::optimus: {
-        const OptimusPlan p = optimusPlan(net, hw, g.layers, hw.buffer.bytes * 8, g.out_tile ? g.out_tile->h : 0,
-                                          g.out_tile ? g.out_tile->w : 0);
-        ex.formulas.push_back({"MemoryCost", "Optimus Eq. 3",
+        const OptimusPlan p =
+            optimusPlan(net, hw, g.layers, hw.buffer.bytes * 8, g.out_tile ? g.out_tile->h : 0,
+                        g.out_tile ? g.out_tile->w : 0);
+        ex.formulas.push_back({"MemoryCost",
+                               "Optimus Eq. 3",
                                {{"|ifmap|", p.ifmap, "the group's inputs, once"},
                                 {"|ofmap|", p.ofmap, "the group's outputs, once"},
                                 {p.weights_resident ? "Σ|param|" : "⌈O_h/t_h⌉·⌈O_w/t_w⌉·Σ|param|",
                                  (p.weights_resident ? 1 : p.subgroups) * p.weights,
-                                 p.weights_resident ? "all weights fit with the fmaps: loaded once" : "reloaded per sub-group"}},
-                               true, p.memory_cost, "elements"});
-        ex.formulas.push_back({"t_h", "Optimus Eq. 4", {{"t_h", p.t_h, "largest tile whose fmaps fit the buffer"}}, false, p.t_h, "rows"});
-        ex.formulas.push_back({"fmap buffer", "Optimus Eq. 4", {{"Σ t_c·R_h·R_w", p.fmap_buffer, "fmaps of the group at t_h"}}, false,
-                               p.fmap_buffer, "elements"});
-        if (!p.feasible) ex.notes.push_back("Eq. 4 has no solution: even the smallest tile does not fit.");
+                                 p.weights_resident ? "all weights fit with the fmaps: loaded once"
+                                                    : "reloaded per sub-group"}},
+                               true,
+                               p.memory_cost,
+                               "elements"});
+        ex.formulas.push_back({"t_h",
+                               "Optimus Eq. 4",
+                               {{"t_h", p.t_h, "largest tile whose fmaps fit the buffer"}},
+                               false,
+                               p.t_h,
+                               "rows"});
+        ex.formulas.push_back({"fmap buffer",
+                               "Optimus Eq. 4",
+                               {{"Σ t_c·R_h·R_w", p.fmap_buffer, "fmaps of the group at t_h"}},
+                               false,
+                               p.fmap_buffer,
+                               "elements"});
+        if (!p.feasible)
+            ex.notes.push_back("Eq. 4 has no solution: even the smallest tile does not fit.");
         break;
     }
     }
     return ex;
 }
 
-}  // namespace lf
+} // namespace lf

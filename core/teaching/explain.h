@@ -18,26 +18,26 @@
 namespace lf {
 
 struct FormulaTerm {
-    std::string symbol;  // e.g. "T_i", "D_n", "((T_x−1)·S_x + D_m)", "⌈D_y/T_y⌉"
+    std::string symbol; // e.g. "T_i", "D_n", "((T_x−1)·S_x + D_m)", "⌈D_y/T_y⌉"
     int64_t value = 0;
-    std::string why;     // e.g. "loop yi is below the store level of X: one tile"
+    std::string why; // e.g. "loop yi is below the store level of X: one tile"
 };
 
 struct Formula {
-    std::string name;      // "Buf_X"
-    std::string source;    // "ConvFusion §IV-B2"
-    std::vector<FormulaTerm> terms;  // multiplied (or summed when `sum` is set)
+    std::string name;               // "Buf_X"
+    std::string source;             // "ConvFusion §IV-B2"
+    std::vector<FormulaTerm> terms; // multiplied (or summed when `sum` is set)
     bool sum = false;
-    int64_t value = 0;     // the model's value
-    std::string unit;      // "elements", "transfers", "MACs"
+    int64_t value = 0; // the model's value
+    std::string unit;  // "elements", "transfers", "MACs"
     // "Buf_X = T_i · D_n · ((T_x−1)·S_x + D_m) = 4 · 3 · 6 = 72"
     std::string text() const;
 };
 
 struct LayerExplanation {
     LayerId id = kNoLayer;
-    bool fused = false;           // evaluated as a producer inside a recompute segment
-    int64_t productions = 1;      // P_k of ConvFusion §IV-E
+    bool fused = false;      // evaluated as a producer inside a recompute segment
+    int64_t productions = 1; // P_k of ConvFusion §IV-E
     std::vector<Formula> formulas;
     // DRAM reload factors over the compulsory minimum (each element moved once).
     double reload_x = 0, reload_w = 0;
@@ -48,7 +48,8 @@ struct LayerExplanation {
 
 // The ConvFusion breakdown of a layer as the evaluation of its group sees it (substituted
 // dims and productions when it is a fused producer under `recompute`).
-LayerExplanation explainLayer(const Network& net, const Hardware& hw, const Schedule& sched, LayerId id);
+LayerExplanation explainLayer(const Network& net, const Hardware& hw, const Schedule& sched,
+                              LayerId id);
 
 struct GroupExplanation {
     std::vector<Formula> formulas;
@@ -59,6 +60,7 @@ struct GroupExplanation {
 // The strategy-level formulas of a group: recompute (P_k per layer, segment MACs and
 // traffic), reuse (Eq. 5 fusion buffer, Eq. 8 reuse buffers, Eq. 6 traffic), optimus
 // (Eq. 3 memory cost, Eq. 4 tile).
-GroupExplanation explainGroup(const Network& net, const Hardware& hw, const Schedule& sched, int groupIndex);
+GroupExplanation explainGroup(const Network& net, const Hardware& hw, const Schedule& sched,
+                              int groupIndex);
 
-}  // namespace lf
+} // namespace lf

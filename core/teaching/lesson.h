@@ -17,19 +17,19 @@ namespace lf {
 
 struct LessonTarget {
     enum class Op : uint8_t { le, lt, ge, gt, eq };
-    std::string metric;  // see lessonMetricNames()
-    std::string scope;   // "totals", "layer:<name>" or "group:<layer name>" (the group holding it)
+    std::string metric; // see lessonMetricNames()
+    std::string scope;  // "totals", "layer:<name>" or "group:<layer name>" (the group holding it)
     Op op = Op::le;
     double value = 0;
-    std::string label;   // what the student reads, e.g. "DRAM accesses of conv2 ≤ 5,000"
+    std::string label; // what the student reads, e.g. "DRAM accesses of conv2 ≤ 5,000"
 };
 
 struct Lesson {
-    std::string name;    // short name (file name without .lesson.yaml)
+    std::string name; // short name (file name without .lesson.yaml)
     std::string title;
-    std::string task;    // markdown
+    std::string task; // markdown
     std::vector<std::string> hints;
-    std::string network_ref, hardware_ref;  // bundled names
+    std::string network_ref, hardware_ref; // bundled names
     Network network;
     Hardware hardware;
     Schedule start;
@@ -49,14 +49,15 @@ struct TargetStatus {
     LessonTarget target;
     double actual = 0;
     bool met = false;
-    bool found = true;  // the scope exists in the current schedule
+    bool found = true; // the scope exists in the current schedule
 };
 
 struct LessonStatus {
     std::vector<TargetStatus> targets;
-    bool met = false;  // all targets met
+    bool met = false; // all targets met
 };
 
-LessonStatus checkLesson(const Lesson& lesson, const Network& net, const Schedule& sched, const Metrics& m);
+LessonStatus checkLesson(const Lesson& lesson, const Network& net, const Schedule& sched,
+                         const Metrics& m);
 
-}  // namespace lf
+} // namespace lf

@@ -28,7 +28,8 @@ namespace {
 
 // Input rows [a, b) needed for output rows [o0, o1) of a windowed layer (with padding),
 // clipped to the input.
-std::pair<int64_t, int64_t> windowRange(int64_t o0, int64_t o1, int64_t stride, int64_t extent, int64_t pad, int64_t in) {
+std::pair<int64_t, int64_t> windowRange(int64_t o0, int64_t o1, int64_t stride, int64_t extent,
+                                        int64_t pad, int64_t in) {
     int64_t a = o0 * stride - pad;
     int64_t b = (o1 - 1) * stride - pad + extent;
     return {std::clamp<int64_t>(a, 0, in), std::clamp<int64_t>(b, 0, in)};
@@ -43,16 +44,19 @@ Rect inputRegion(const Network& net, LayerId id, const Rect& out, const Shape& i
     switch (l.type) {
     case LayerType::conv:
     case LayerType::pool: {
-        const int64_t ey = int64_t(l.kernel_h - 1) * l.dilation_h + 1, ex = int64_t(l.kernel_w - 1) * l.dilation_w + 1;
+        const int64_t ey = int64_t(l.kernel_h - 1) * l.dilation_h + 1,
+                      ex = int64_t(l.kernel_w - 1) * l.dilation_w + 1;
         auto [y0, y1] = windowRange(out.y, out.y + out.h, l.stride_h, ey, l.pad_t, in.h);
         auto [x0, x1] = windowRange(out.x, out.x + out.w, l.stride_w, ex, l.pad_l, in.w);
         return Rect{x0, y0, x1 - x0, y1 - y0};
     }
     case LayerType::deconv: {
         const LayerDims d = layerDims(net, id);
-        const int64_t y0 = std::max<int64_t>(0, (out.y + l.pad_t - (d.En - 1) + l.stride_h - 1) / l.stride_h);
+        const int64_t y0 =
+            std::max<int64_t>(0, (out.y + l.pad_t - (d.En - 1) + l.stride_h - 1) / l.stride_h);
         const int64_t y1 = std::min<int64_t>(in.h, (out.y + out.h - 1 + l.pad_t) / l.stride_h + 1);
-        const int64_t x0 = std::max<int64_t>(0, (out.x + l.pad_l - (d.Em - 1) + l.stride_w - 1) / l.stride_w);
+        const int64_t x0 =
+            std::max<int64_t>(0, (out.x + l.pad_l - (d.Em - 1) + l.stride_w - 1) / l.stride_w);
         const int64_t x1 = std::min<int64_t>(in.w, (out.x + out.w - 1 + l.pad_l) / l.stride_w + 1);
         return Rect{x0, y0, std::max<int64_t>(0, x1 - x0), std::max<int64_t>(0, y1 - y0)};
     }
@@ -65,7 +69,8 @@ Rect inputRegion(const Network& net, LayerId id, const Rect& out, const Shape& i
         return clipTo(r);
     }
     case LayerType::fc:
-    case LayerType::global_pool: return Rect{0, 0, in.w, in.h};
+    case LayerType::global_pool:
+        return Rect{0, 0, in.w, in.h};
     default:
         // Element-wise and concat: the same region (broadcast inputs: all of them).
         if (in.w == 1 && in.h == 1) return Rect{0, 0, 1, 1};
@@ -73,20 +78,24 @@ Rect inputRegion(const Network& net, LayerId id, const Rect& out, const Shape& i
     }
 }
 
-}  // namespace
+} // namespace
 
-TilePyramid tilePyramid(const Network& net, const Hardware& hw, const Schedule& sched, int groupIndex) {
+TilePyramid tilePyramid(const Network& net, const Hardware& hw, const Schedule& sched,
+                        int groupIndex) {
     TilePyramid p;
     p.net = &net;
     const FusionGroup& g = sched.groups[size_t(groupIndex)];
     p.strategy = g.strategy;
-    auto inGroup = [&](LayerId v) { return std::binary_search(g.layers.begin(), g.layers.end(), v); };
+    auto inGroup = [&](LayerId v) {
+        return std::binary_search(g.layers.begin(), g.layers.end(), v);
+    };
     std::map<LayerId, int> levelOf;
     // Group inputs first (in id order), then the members.
     std::vector<LayerId> inputs;
     for (LayerId v : g.layers)
         for (LayerId q : net.layer(v).inputs)
-            if (!inGroup(q) && std::find(inputs.begin(), inputs.end(), q) == inputs.end()) inputs.push_back(q);
+            if (!inGroup(q) && std::find(inputs.begin(), inputs.end(), q) == inputs.end())
+                inputs.push_back(q);
     std::sort(inputs.begin(), inputs.end());
     auto addLevel = [&](LayerId id, bool input) {
         const Layer& l = net.layer(id);
@@ -100,11 +109,14 @@ TilePyramid tilePyramid(const Network& net, const Hardware& hw, const Schedule& 
         levelOf[id] = int(p.levels.size());
         p.levels.push_back(lv);
     };
-    for (LayerId q : inputs) addLevel(q, true);
-    for (LayerId v : g.layers) addLevel(v, false);
+    for (LayerId q : inputs)
+        addLevel(q, true);
+    for (LayerId v : g.layers)
+        addLevel(v, false);
     p.consumers.assign(p.levels.size(), {});
     for (LayerId v : g.layers)
-        for (LayerId q : net.layer(v).inputs) p.consumers[size_t(levelOf[q])].push_back(levelOf[v]);
+        for (LayerId q : net.layer(v).inputs)
+            p.consumers[size_t(levelOf[q])].push_back(levelOf[v]);
 
     // The bottom tile.
     const LayerId last = g.layers.back();
@@ -130,13 +142,15 @@ TilePyramid tilePyramid(const Network& net, const Hardware& hw, const Schedule& 
     // middle ones cover every size — a few dozen steps instead of all of them.
     auto probes = [](int64_t n) {
         std::vector<int64_t> v;
-        for (int64_t c : {int64_t(0), int64_t(1), int64_t(2), n / 2 - 1, n / 2, n / 2 + 1, n - 3, n - 2, n - 1})
+        for (int64_t c :
+             {int64_t(0), int64_t(1), int64_t(2), n / 2 - 1, n / 2, n / 2 + 1, n - 3, n - 2, n - 1})
             if (c >= 0 && c < n && std::find(v.begin(), v.end(), c) == v.end()) v.push_back(c);
         return v;
     };
     std::vector<int> sample;
     for (int64_t ty : probes(p.tiles_y))
-        for (int64_t tx : probes(p.tiles_x)) sample.push_back(int(ty * p.tiles_x + tx));
+        for (int64_t tx : probes(p.tiles_x))
+            sample.push_back(int(ty * p.tiles_x + tx));
     for (int k : sample) {
         const PyramidStep s = p.step(k);
         for (size_t q = 0; q < p.levels.size(); ++q) {
@@ -157,7 +171,8 @@ PyramidStep TilePyramid::step(int k) const {
         for (size_t q = levels.size(); q-- > 0;) {
             const PyramidLevel& lv = levels[q];
             if (consumers[q].empty() && !lv.group_input) {
-                r[q] = Rect{tx * tile_w, ty * tile_h, tile_w, tile_h}.intersected(Rect{0, 0, lv.width, lv.height});
+                r[q] = Rect{tx * tile_w, ty * tile_h, tile_w, tile_h}.intersected(
+                    Rect{0, 0, lv.width, lv.height});
             }
             for (int c : consumers[q]) {
                 const Layer& cl = net->layer(levels[size_t(c)].id);
@@ -169,8 +184,10 @@ PyramidStep TilePyramid::step(int k) const {
         return r;
     };
     const std::vector<Rect> cur = regions(out.tx, out.ty);
-    const std::vector<Rect> left = out.tx > 0 ? regions(out.tx - 1, out.ty) : std::vector<Rect>(levels.size());
-    const std::vector<Rect> above = out.ty > 0 ? regions(out.tx, out.ty - 1) : std::vector<Rect>(levels.size());
+    const std::vector<Rect> left =
+        out.tx > 0 ? regions(out.tx - 1, out.ty) : std::vector<Rect>(levels.size());
+    const std::vector<Rect> above =
+        out.ty > 0 ? regions(out.tx, out.ty - 1) : std::vector<Rect>(levels.size());
     std::vector<Rect> prev(levels.size());
     if (k > 0) prev = regions((k - 1) % tiles_x, (k - 1) / tiles_x);
     out.levels.resize(levels.size());
@@ -185,7 +202,8 @@ PyramidStep TilePyramid::step(int k) const {
         const int64_t area = cur[q].area();
         if (lv.group_input) {
             // Optimus keeps rows in a line buffer: only new rows are loaded.
-            ls.loaded = (strategy == Strategy::optimus ? area - ls.overlap_above.area() : area) * lv.channels;
+            ls.loaded = (strategy == Strategy::optimus ? area - ls.overlap_above.area() : area) *
+                        lv.channels;
         } else if (strategy == Strategy::recompute) {
             ls.computed = area * lv.channels;
             ls.recomputed = overlap * lv.channels;
@@ -199,4 +217,4 @@ PyramidStep TilePyramid::step(int k) const {
     return out;
 }
 
-}  // namespace lf
+} // namespace lf

@@ -18,6 +18,8 @@ inline std::optional<int64_t> checkedAdd(int64_t a, int64_t b) {
     return r;
 }
 
-inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+inline int64_t ceilDiv(int64_t a, int64_t b) {
+    return (a + b - 1) / b;
+}
 
-}  // namespace lf
+} // namespace lf

@@ -13,4 +13,4 @@ std::string formatDouble(double v) {
     return std::string(buf, res.ptr);
 }
 
-}  // namespace lf
+} // namespace lf

@@ -6,4 +6,4 @@
 namespace lf {
 // Shortest text that reads back to exactly the same double; integers print without ".0".
 std::string formatDouble(double v);
-}
+} // namespace lf

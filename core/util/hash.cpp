@@ -18,7 +18,7 @@ std::string toHex(const unsigned char* md, unsigned len) {
     }
     return out;
 }
-}  // namespace
+} // namespace
 
 std::string sha256Hex(std::string_view data) {
     std::array<unsigned char, EVP_MAX_MD_SIZE> md{};
@@ -50,4 +50,4 @@ std::string Sha256::finishHex() {
     return toHex(md.data(), len);
 }
 
-}  // namespace lf
+} // namespace lf

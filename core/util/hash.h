@@ -11,7 +11,7 @@ std::string sha256Hex(std::string_view data);
 
 // Incremental SHA-256 for data produced piece by piece (no need to hold it all at once).
 class Sha256 {
-public:
+  public:
     Sha256();
     ~Sha256();
     Sha256(const Sha256&) = delete;
@@ -20,9 +20,9 @@ public:
     // Lowercase hex digest; the hasher must not be updated afterwards.
     std::string finishHex();
 
-private:
+  private:
     struct Ctx;
     std::unique_ptr<Ctx> ctx_;
 };
 
-}  // namespace lf
+} // namespace lf

@@ -20,4 +20,4 @@ std::string Error::toString() const {
     return out;
 }
 
-}  // namespace lf
+} // namespace lf

@@ -16,9 +16,9 @@ struct SourcePos {
 };
 
 struct Error {
-    std::string file;     // may be empty for in-memory text
-    int line = 0;         // 1-based, 0 = unknown
-    int column = 0;       // 1-based, 0 = unknown
+    std::string file; // may be empty for in-memory text
+    int line = 0;     // 1-based, 0 = unknown
+    int column = 0;   // 1-based, 0 = unknown
     std::string message;
 
     Error() = default;
@@ -30,9 +30,8 @@ struct Error {
     std::string toString() const;
 };
 
-template <class T>
-class [[nodiscard]] Result {
-public:
+template <class T> class [[nodiscard]] Result {
+  public:
     Result(T value) : v_(std::move(value)) {}
     Result(Error error) : v_(std::move(error)) {}
 
@@ -49,7 +48,7 @@ public:
 
     const Error& error() const { return std::get<1>(v_); }
 
-private:
+  private:
     std::variant<T, Error> v_;
 };
 
@@ -57,4 +56,4 @@ private:
 struct Ok {};
 using Status = Result<Ok>;
 
-}  // namespace lf
+} // namespace lf

@@ -29,12 +29,14 @@ Hardware hardware() {
 }
 
 Network chain(int n) {
-    std::string y = "format: layerfuse/network@1\nname: chain\ninputs:\n  - {name: in, channels: 32, height: 56, width: 56}\nlayers:\n";
+    std::string y = "format: layerfuse/network@1\nname: chain\ninputs:\n  - {name: in, channels: "
+                    "32, height: 56, width: 56}\nlayers:\n";
     std::string prev = "in";
     for (int k = 0; k < n; ++k) {
         const std::string name = "c" + std::to_string(k);
-        y += "  - {name: " + name + ", type: conv, inputs: [" + prev + "], out_channels: 32, kernel: " +
-             (k % 2 ? "1" : "3") + ", padding: " + (k % 2 ? "0" : "1") + "}\n";
+        y += "  - {name: " + name + ", type: conv, inputs: [" + prev +
+             "], out_channels: 32, kernel: " + (k % 2 ? "1" : "3") +
+             ", padding: " + (k % 2 ? "0" : "1") + "}\n";
         prev = name;
     }
     auto r = readNetworkYaml(y, "chain");
@@ -46,15 +48,17 @@ void BM_EvaluateResNet50(benchmark::State& st) {
     const Network net = load("resnet50");
     const Hardware hw = hardware();
     const Schedule s = defaultSchedule(net, hw);
-    evaluate(net, hw, s);  // warm the process-wide RF-level cache once
-    for (auto _ : st) benchmark::DoNotOptimize(evaluate(net, hw, s));
+    evaluate(net, hw, s); // warm the process-wide RF-level cache once
+    for (auto _ : st)
+        benchmark::DoNotOptimize(evaluate(net, hw, s));
 }
 BENCHMARK(BM_EvaluateResNet50)->Unit(benchmark::kMillisecond);
 
 void BM_DefaultScheduleAndEvaluateResNet50(benchmark::State& st) {
     const Network net = load("resnet50");
     const Hardware hw = hardware();
-    for (auto _ : st) benchmark::DoNotOptimize(evaluate(net, hw, defaultSchedule(net, hw)));
+    for (auto _ : st)
+        benchmark::DoNotOptimize(evaluate(net, hw, defaultSchedule(net, hw)));
 }
 BENCHMARK(BM_DefaultScheduleAndEvaluateResNet50)->Unit(benchmark::kMillisecond);
 
@@ -63,7 +67,8 @@ void BM_EvaluateChain1000(benchmark::State& st) {
     const Hardware hw = hardware();
     const Schedule s = defaultSchedule(net, hw);
     evaluate(net, hw, s);
-    for (auto _ : st) benchmark::DoNotOptimize(evaluate(net, hw, s));
+    for (auto _ : st)
+        benchmark::DoNotOptimize(evaluate(net, hw, s));
 }
 BENCHMARK(BM_EvaluateChain1000)->Unit(benchmark::kMillisecond);
 
@@ -102,6 +107,6 @@ void BM_ClosedFormSingleLayer(benchmark::State& st) {
 }
 BENCHMARK(BM_ClosedFormSingleLayer);
 
-}  // namespace
+} // namespace
 
 BENCHMARK_MAIN();

@@ -63,7 +63,9 @@ void optimusDp(benchmark::State& st, bool online, bool full) {
         r = optimusFuse(net, hw, opt);
         st.SetIterationTime(r.seconds); // the DP alone, as Table 5 (not the schedule built after)
     }
-    st.SetLabel(std::string(t.net) + (st.range(1) == 0 ? "" : st.range(1) == 1 ? " (1 thread)" : " (2 threads)"));
+    st.SetLabel(std::string(t.net) + (st.range(1) == 0   ? ""
+                                      : st.range(1) == 1 ? " (1 thread)"
+                                                         : " (2 threads)"));
     st.counters["operators"] = r.operators;
     st.counters["groups_evaluated"] = double(r.groups_evaluated);
     st.counters["paper_groups"] = double(t.groups);

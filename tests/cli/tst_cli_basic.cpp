@@ -52,11 +52,11 @@ Run cli(const QStringList& args) {
 }
 
 std::string describe(const Run& r) {
-    return "exit " + std::to_string(r.code) + (r.crashed ? " (crashed)" : "") + "\nstdout: " +
-           r.out.substr(0, 2000) + "\nstderr: " + r.err.substr(0, 2000);
+    return "exit " + std::to_string(r.code) + (r.crashed ? " (crashed)" : "") +
+           "\nstdout: " + r.out.substr(0, 2000) + "\nstderr: " + r.err.substr(0, 2000);
 }
 
-#define QVERIFY_RUN(run, expectedCode) \
+#define QVERIFY_RUN(run, expectedCode)                                                             \
     QVERIFY2(!(run).crashed && (run).code == (expectedCode), describe(run).c_str())
 
 std::vector<std::string> lines(const std::string& text) {
@@ -106,12 +106,12 @@ void matchDocumented(const json& doc, const json& got, const std::string& path,
     }
 }
 
-}  // namespace
+} // namespace
 
 class TestCliBasic : public QObject {
     Q_OBJECT
 
-private slots:
+  private slots:
     void version() {
         const Run r = cli({"--version"});
         QVERIFY_RUN(r, 0);
@@ -134,7 +134,7 @@ private slots:
     void examplesListsEverything() {
         const Run r = cli({"examples"});
         QVERIFY_RUN(r, 0);
-        std::map<std::string, std::string> sectionOf;  // listed name -> its section header
+        std::map<std::string, std::string> sectionOf; // listed name -> its section header
         std::string section;
         size_t listed = 0;
         for (const std::string& l : lines(r.out)) {
@@ -162,7 +162,7 @@ private slots:
             QVERIFY2(r.out.find(std::string("bundled:") + f.path) == std::string::npos, f.path);
         }
         QVERIFY(networks > 0 && presets > 0);
-        QCOMPARE(listed, networks + presets);  // nothing listed that is not bundled
+        QCOMPARE(listed, networks + presets); // nothing listed that is not bundled
         // The defaults are marked.
         for (auto [kind, name] : {std::pair{BundledKind::network, kDefaultNetwork},
                                   std::pair{BundledKind::hardware, kDefaultHardware}}) {
@@ -184,8 +184,8 @@ private slots:
         QVERIFY_OK(n);
         QCOMPARE_TEXT(byName.out, writeNetworkYaml(*n));
 
-        const QString in = lf::test::writeTempFile("in.net.yaml", lf::test::readBytes(
-            lf::test::testData("yaml/loose.net.yaml")));
+        const QString in = lf::test::writeTempFile(
+            "in.net.yaml", lf::test::readBytes(lf::test::testData("yaml/loose.net.yaml")));
         const QString out = lf::test::writeTempFile("out.net.yaml", "");
         QFile::remove(out);
         const Run toFile = cli({"convert", in, out});
@@ -218,7 +218,8 @@ private slots:
         std::vector<std::string> problems;
         matchDocumented(doc, got, "", problems);
         std::string all;
-        for (const auto& p : problems) all += p + "\n";
+        for (const auto& p : problems)
+            all += p + "\n";
         QVERIFY2(problems.empty(), all.c_str());
 
         QCOMPARE(got["network"].get<std::string>(), std::string("L2Net"));
@@ -227,7 +228,8 @@ private slots:
         QVERIFY(!got["layers"].empty());
         QVERIFY(!got["groups"].empty());
         int64_t sum = 0;
-        for (const json& l : got["layers"]) sum += l["macs"].get<int64_t>();
+        for (const json& l : got["layers"])
+            sum += l["macs"].get<int64_t>();
         QCOMPARE(got["totals"]["macs"].get<int64_t>(), sum);
         QCOMPARE(sum, int64_t(71856));
         const json& conv2 = got["layers"][1];
@@ -246,7 +248,8 @@ private slots:
         // Every layer sits in exactly one group.
         std::multiset<std::string> grouped;
         for (const json& g : got["groups"])
-            for (const json& n : g["layers"]) grouped.insert(n.get<std::string>());
+            for (const json& n : g["layers"])
+                grouped.insert(n.get<std::string>());
         for (const json& l : got["layers"])
             QCOMPARE(grouped.count(l["name"].get<std::string>()), size_t(1));
     }
@@ -282,7 +285,8 @@ private slots:
         matchDocumented(doc, got, "", problems);
         QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().c_str());
         int64_t sum = 0;
-        for (const json& l : got["layers"]) sum += l["macs"].get<int64_t>();
+        for (const json& l : got["layers"])
+            sum += l["macs"].get<int64_t>();
         QCOMPARE(got["totals"]["macs"].get<int64_t>(), sum);
         QVERIFY(sum > 0);
         if (!network.isEmpty()) {
@@ -310,7 +314,8 @@ private slots:
                 layerNames.push_back(rows[i].substr(6, rows[i].find(',', 6) - 6));
         }
         std::vector<std::string> want;
-        for (const json& l : got["layers"]) want.push_back(l["name"].get<std::string>());
+        for (const json& l : got["layers"])
+            want.push_back(l["name"].get<std::string>());
         QCOMPARE(layerNames, want);
     }
 
@@ -325,10 +330,11 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("content");
-        QTest::addColumn<QString>("expected");  // after "FILE:"
-        const QString bad = lf::test::netYaml(
-            {"{name: x, channels: 3, height: 8, width: 8}"},
-            {"{name: c, type: conv, inputs: [x], out_channels: 4, kernel: 010}"}).c_str();
+        QTest::addColumn<QString>("expected"); // after "FILE:"
+        const QString bad =
+            lf::test::netYaml({"{name: x, channels: 3, height: 8, width: 8}"},
+                              {"{name: c, type: conv, inputs: [x], out_channels: 4, kernel: 010}"})
+                .c_str();
         QTest::newRow("evaluate") << QStringList{"evaluate", "@"} << "bad.net.yaml" << bad
                                   << "6:65: kernel '010' has a leading zero (write it in decimal)";
         QTest::newRow("convert") << QStringList{"convert", "@", "-"} << "bad.net.yaml" << bad
@@ -372,7 +378,7 @@ private slots:
 
     void usageErrorsExitTwo_data() {
         QTest::addColumn<QStringList>("args");
-        QTest::addColumn<QString>("mentions");  // stderr names what is wrong
+        QTest::addColumn<QString>("mentions"); // stderr names what is wrong
         QTest::newRow("no arguments") << QStringList{} << "subcommand";
         QTest::newRow("missing NETWORK") << QStringList{"evaluate"} << "NETWORK";
         QTest::newRow("missing OUT") << QStringList{"convert", "l2net"} << "OUT";
@@ -380,8 +386,8 @@ private slots:
         QTest::newRow("unknown top option") << QStringList{"--bogus"} << "--bogus";
         QTest::newRow("unknown subcommand") << QStringList{"frobnicate"} << "frobnicate";
         QTest::newRow("bad format") << QStringList{"evaluate", "l2net", "--format", "xml"} << "xml";
-        QTest::newRow("option without value") << QStringList{"evaluate", "l2net", "--format"}
-                                              << "--format";
+        QTest::newRow("option without value")
+            << QStringList{"evaluate", "l2net", "--format"} << "--format";
         QTest::newRow("extra argument") << QStringList{"examples", "extra"} << "extra";
     }
     void usageErrorsExitTwo() {

@@ -29,7 +29,8 @@ Error readError(const QString& reader, const std::string& text, const std::strin
 }
 
 // Both readers on the same text: each must fail (never crash) and say where.
-void expectRefusedByBoth(const std::string& text, const std::string& message, int line, int column) {
+void expectRefusedByBoth(const std::string& text, const std::string& message, int line,
+                         int column) {
     for (const char* reader : {"net", "hw"}) {
         const Error e = readError(reader, text, "deep.yaml");
         QCOMPARE(QString::fromStdString(e.message), QString::fromStdString(message));
@@ -51,22 +52,23 @@ std::string chainOfConvs(int n) {
     std::string prev = "x";
     for (int k = 0; k < n; ++k) {
         std::string nm = "c" + std::to_string(k);
-        t += "  - {name: " + nm + ", type: conv, inputs: [" + prev + "], out_channels: 1, kernel: 1}\n";
+        t += "  - {name: " + nm + ", type: conv, inputs: [" + prev +
+             "], out_channels: 1, kernel: 1}\n";
         prev = std::move(nm);
     }
     return t;
 }
 
-}  // namespace
+} // namespace
 
 class TestBadInput : public QObject {
     Q_OBJECT
 
-private slots:
+  private slots:
     void badInput_data() {
         QTest::addColumn<QString>("reader");
         QTest::addColumn<QString>("text");
-        QTest::addColumn<QString>("message");  // exact, or "~prefix"
+        QTest::addColumn<QString>("message"); // exact, or "~prefix"
         QTest::addColumn<int>("line");
         QTest::addColumn<int>("column");
         auto row = [](const char* tag, const char* reader, const char* text, const char* message,
@@ -74,130 +76,255 @@ private slots:
             QTest::newRow(tag) << QString(reader) << QString::fromUtf8(text) << QString(message)
                                << line << column;
         };
-        row("syntax: text after a quoted value", "net", "format: layerfuse/network@1\nname: \"abc\" x\n",
-            "invalid YAML: end of map not found", 2, 13);
-        row("syntax: over-indented key", "net", "format: layerfuse/network@1\nname: t\n  inputs: []\n",
+        row("syntax: text after a quoted value", "net",
+            "format: layerfuse/network@1\nname: \"abc\" x\n", "invalid YAML: end of map not found",
+            2, 13);
+        row("syntax: over-indented key", "net",
+            "format: layerfuse/network@1\nname: t\n  inputs: []\n",
             "invalid YAML: illegal map value", 3, 9);
         row("syntax: key missing", "net", "format: layerfuse/network@1\nname: t\n: x\n",
             "a key must be a plain name", 3, 1);
         row("syntax: list as a key", "net", "format: layerfuse/network@1\n[a, b]: t\n",
             "a key must be a plain name", 2, 1);
-        row("tab indentation", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - name: c\n\ttype: conv\n",
-            "invalid YAML: illegal tab when looking for indentation (indent with spaces, not tabs)", 7, 1);
-        row("tab before a list entry", "net", "format: layerfuse/network@1\nname: t\ninputs:\n\t- {name: x, channels: 1, height: 1, width: 1}\n",
+        row("tab indentation", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - name: c\n\ttype: conv\n",
+            "invalid YAML: illegal tab when looking for indentation (indent with spaces, not tabs)",
+            7, 1);
+        row("tab before a list entry", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n\t- {name: x, channels: 1, height: 1, "
+            "width: 1}\n",
             "invalid YAML: illegal block entry (indent with spaces, not tabs)", 4, 2);
         row("missing format", "net", "name: t\ninputs: []\nlayers: []\n",
             "missing 'format: layerfuse/network@1'", 1, 1);
         row("hardware file as network", "net", "format: layerfuse/hardware@1\nname: h\n",
             "this is a layerfuse/hardware file, not layerfuse/network", 1, 9);
-        row("newer major version", "net", "format: layerfuse/network@2\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: 3}\n",
-            "written by a newer LayerFuse (layerfuse/network@2); this version reads layerfuse/network@1", 1, 9);
+        row("newer major version", "net",
+            "format: layerfuse/network@2\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: "
+            "3}\n",
+            "written by a newer LayerFuse (layerfuse/network@2); this version reads "
+            "layerfuse/network@1",
+            1, 9);
         row("unknown format", "net", "format: yolo/v5\nname: t\n",
             "unknown format 'yolo/v5' (expected layerfuse/network@1)", 1, 9);
-        row("unknown root key", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: 3}\ncolour: red\n",
-            "unknown key 'colour' (expected one of: format, name, description, inputs, layers)", 7, 1);
-        row("unknown layer key", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernal: 3}\n",
-            "~unknown key 'kernal' (expected one of: name, type, inputs, out_channels, kernel,", 6, 57);
-        row("missing required key, at its map", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], kernel: 3}\n",
+        row("unknown root key", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: "
+            "3}\ncolour: red\n",
+            "unknown key 'colour' (expected one of: format, name, description, inputs, layers)", 7,
+            1);
+        row("unknown layer key", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernal: "
+            "3}\n",
+            "~unknown key 'kernal' (expected one of: name, type, inputs, out_channels, kernel,", 6,
+            57);
+        row("missing required key, at its map", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], kernel: 3}\n",
             "missing required key 'out_channels'", 6, 5);
-        row("missing layers, at the root", "net", "format: layerfuse/network@1\nname: t\ninputs: []\n",
-            "missing required key 'layers'", 1, 1);
-        row("duplicate key", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: 1, kernel: 3}\n",
+        row("missing layers, at the root", "net",
+            "format: layerfuse/network@1\nname: t\ninputs: []\n", "missing required key 'layers'",
+            1, 1);
+        row("duplicate key", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: "
+            "1, kernel: 3}\n",
             "duplicate key 'kernel'", 6, 68);
-        row("duplicate layer name", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: 3}\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: 1}\n",
+        row("duplicate layer name", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: "
+            "3}\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: 1}\n",
             "duplicate layer name 'c'", 7, 5);
-        row("layer named like an input", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: x, type: conv, inputs: [x], out_channels: 4, kernel: 1}\n",
+        row("layer named like an input", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: x, type: conv, inputs: [x], out_channels: 4, kernel: "
+            "1}\n",
             "duplicate layer name 'x'", 6, 5);
-        row("unknown input name", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x, nope], out_channels: 4, kernel: 1}\n",
+        row("unknown input name", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x, nope], out_channels: 4, "
+            "kernel: 1}\n",
             "layer 'c' names unknown input 'nope'", 6, 39);
-        row("self loop", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [c], out_channels: 4, kernel: 1}\n",
+        row("self loop", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [c], out_channels: 4, kernel: "
+            "1}\n",
             "layer 'c' takes its own output as input", 6, 36);
-        row("cycle", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: a, type: conv, inputs: [b], out_channels: 64, kernel: 1}\n  - {name: b, type: conv, inputs: [a], out_channels: 64, kernel: 1}\n",
+        row("cycle", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: a, type: conv, inputs: [b], out_channels: 64, kernel: "
+            "1}\n  - {name: b, type: conv, inputs: [a], out_channels: 64, kernel: 1}\n",
             "the network has a cycle: a -> b -> a", 6, 5);
-        row("kernel larger than input", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: 9}\n",
+        row("kernel larger than input", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: "
+            "9}\n",
             "layer 'c': kernel 9x9 does not fit the padded input 64x8x8", 6, 5);
-        row("zero channels", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 0, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: 3}\n",
+        row("zero channels", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 0, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: "
+            "3}\n",
             "channels 0 is out of range [1, 16777216]", 4, 25);
-        row("negative height", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: -8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: 3}\n",
+        row("negative height", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: "
+            "-8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, "
+            "kernel: 3}\n",
             "height -8 is out of range [1, 1048576]", 4, 37);
-        row("huge width", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 2000000}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: 3}\n",
+        row("huge width", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 2000000}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, "
+            "kernel: 3}\n",
             "width 2000000 is out of range [1, 1048576]", 4, 47);
-        row("integer overflow", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 99999999999999999999, kernel: 1}\n",
+        row("integer overflow", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: "
+            "99999999999999999999, kernel: 1}\n",
             "out_channels 99999999999999999999 is out of range [1, 16777216]", 6, 54);
-        row("leading zero", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: 010}\n",
+        row("leading zero", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: "
+            "010}\n",
             "kernel '010' has a leading zero (write it in decimal)", 6, 65);
-        row("not an integer: 3.5", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: [3, 3.5]}\n",
+        row("not an integer: 3.5", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: "
+            "[3, 3.5]}\n",
             "kernel must be an integer, got '3.5'", 6, 69);
-        row("not an integer: word", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: many, kernel: 1}\n",
+        row("not an integer: word", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: many, "
+            "kernel: 1}\n",
             "out_channels must be an integer, got 'many'", 6, 54);
-        row("not an integer: list", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: 1, groups: [2]}\n",
+        row("not an integer: list", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: "
+            "1, groups: [2]}\n",
             "groups must be an integer", 6, 76);
-        row("groups not dividing channels", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 6, kernel: 1, groups: 3}\n",
+        row("groups not dividing channels", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 6, kernel: "
+            "1, groups: 3}\n",
             "layer 'c': groups (3) must divide the input channels (64)", 6, 5);
-        row("concat shape mismatch", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: p, type: pool, inputs: [x], kernel: 2, stride: 2}\n  - {name: cat, type: concat, inputs: [x, p]}\n",
+        row("concat shape mismatch", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: p, type: pool, inputs: [x], kernel: 2, stride: 2}\n  - "
+            "{name: cat, type: concat, inputs: [x, p]}\n",
             "layer 'cat': concat inputs must agree in height and width (64x8x8 vs 64x4x4)", 7, 5);
-        row("add shape mismatch", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 32, kernel: 1}\n  - {name: s, type: add, inputs: [x, c]}\n",
+        row("add shape mismatch", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 32, kernel: "
+            "1}\n  - {name: s, type: add, inputs: [x, c]}\n",
             "layer 's': inputs disagree in channels (64 vs 32)", 7, 5);
-        row("expect mismatch", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: 3, expect: {channels: 4, height: 8, width: 8}}\n",
+        row("expect mismatch", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: "
+            "3, expect: {channels: 4, height: 8, width: 8}}\n",
             "layer 'c': expected output 4x8x8 but inference gives 4x6x6", 6, 76);
-        row("flatten before conv", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: f, type: flatten, inputs: [x]}\n  - {name: c, type: conv, inputs: [f], out_channels: 4, kernel: 1}\n",
+        row("flatten before conv", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: f, type: flatten, inputs: [x]}\n  - {name: c, type: "
+            "conv, inputs: [f], out_channels: 4, kernel: 1}\n",
             "'f' (flatten/reshape) is only supported in front of an fc layer", 6, 5);
-        row("unknown layer type", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: convolution, inputs: [x]}\n",
+        row("unknown layer type", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: convolution, inputs: [x]}\n",
             "~unknown layer type 'convolution' (expected conv, deconv, fc, pool,", 6, 21);
-        row("padding with 3 values", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: 3, padding: [1, 1, 1]}\n",
+        row("padding with 3 values", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: "
+            "3, padding: [1, 1, 1]}\n",
             "padding takes 1, 2 or 4 values ([top/bottom, left/right] or [t, l, b, r])", 6, 77);
-        row("pool mode", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: p, type: pool, inputs: [x], mode: min, kernel: 2}\n",
+        row("pool mode", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: p, type: pool, inputs: [x], mode: min, kernel: 2}\n",
             "pool mode must be max or avg, got 'min'", 6, 46);
-        row("YAML 1.1 boolean", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: p, type: pool, inputs: [x], kernel: 2, ceil_mode: yes}\n",
+        row("YAML 1.1 boolean", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: p, type: pool, inputs: [x], kernel: 2, ceil_mode: "
+            "yes}\n",
             "ceil_mode must be true or false", 6, 62);
-        row("layers not a list", "net", "format: layerfuse/network@1\nname: t\ninputs: []\nlayers: {a: 1}\n",
+        row("layers not a list", "net",
+            "format: layerfuse/network@1\nname: t\ninputs: []\nlayers: {a: 1}\n",
             "layers must be a list", 4, 9);
-        row("layer not a mapping", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - conv\n",
+        row("layer not a mapping", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - conv\n",
             "a layer must be a mapping", 6, 5);
-        row("no layers", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  []\n",
+        row("no layers", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  []\n",
             "network has no layers", 1, 1);
         row("the document is a list", "net", "- format: layerfuse/network@1\n",
             "the document must be a mapping", 1, 1);
-        row("two documents", "net", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: 3}\n---\nformat: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: 3}\n",
+        row("two documents", "net",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: "
+            "3}\n---\nformat: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, "
+            "height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: "
+            "4, kernel: 3}\n",
             "the file holds more than one YAML document", 7, 1);
-        row("empty file", "net", "",
-            "the file is empty (expected a layerfuse/network document)", 1, 1);
+        row("empty file", "net", "", "the file is empty (expected a layerfuse/network document)", 1,
+            1);
         row("only a comment", "net", "# nothing here\n",
             "the file is empty (expected a layerfuse/network document)", 1, 1);
-        row("alias to its own collection", "net", "format: layerfuse/network@1\nname: t\ninputs: &in [*in]\nlayers: []\n",
+        row("alias to its own collection", "net",
+            "format: layerfuse/network@1\nname: t\ninputs: &in [*in]\nlayers: []\n",
             "an alias refers to the collection that contains it", 3, 14);
         row("undefined alias", "net", "format: layerfuse/network@1\nname: *who\n",
             "invalid YAML: the referenced anchor is not defined", 2, 7);
-        row("hw: network file as hardware", "hw", "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: 3}\n",
+        row("hw: network file as hardware", "hw",
+            "format: layerfuse/network@1\nname: t\ninputs:\n  - {name: x, channels: 64, height: 8, "
+            "width: 8}\nlayers:\n  - {name: c, type: conv, inputs: [x], out_channels: 4, kernel: "
+            "3}\n",
             "this is a layerfuse/network file, not layerfuse/hardware", 1, 9);
         row("hw: newer major version", "hw", "format: layerfuse/hardware@3.1\nname: h\n",
-            "written by a newer LayerFuse (layerfuse/hardware@3.1); this version reads layerfuse/hardware@1", 1, 9);
+            "written by a newer LayerFuse (layerfuse/hardware@3.1); this version reads "
+            "layerfuse/hardware@1",
+            1, 9);
         row("hw: missing name", "hw", "format: layerfuse/hardware@1\nfrequency_mhz: 100\n",
             "missing required key 'name'", 1, 1);
-        row("hw: unknown key", "hw", "format: layerfuse/hardware@1\nname: h\ndram: {bandwith: 16}\n",
-            "unknown key 'bandwith' (expected one of: bandwidth_bytes_per_cycle, burst_bytes, cas_cycles, energy_pj_per_word)", 3, 8);
-        row("hw: not a number", "hw", "format: layerfuse/hardware@1\nname: h\nfrequency_mhz: fast\n",
+        row("hw: unknown key", "hw",
+            "format: layerfuse/hardware@1\nname: h\ndram: {bandwith: 16}\n",
+            "unknown key 'bandwith' (expected one of: bandwidth_bytes_per_cycle, burst_bytes, "
+            "cas_cycles, energy_pj_per_word)",
+            3, 8);
+        row("hw: not a number", "hw",
+            "format: layerfuse/hardware@1\nname: h\nfrequency_mhz: fast\n",
             "frequency_mhz must be a number, got 'fast'", 3, 16);
-        row("hw: decimal comma", "hw", "format: layerfuse/hardware@1\nname: h\nfrequency_mhz: 312,5\n",
+        row("hw: decimal comma", "hw",
+            "format: layerfuse/hardware@1\nname: h\nfrequency_mhz: 312,5\n",
             "frequency_mhz must be a number, got '312,5'", 3, 16);
         row("hw: nan", "hw", "format: layerfuse/hardware@1\nname: h\nmac: {pj: .nan}\n",
             "pj must be a number, got '.nan'", 3, 11);
-        row("hw: negative bytes", "hw", "format: layerfuse/hardware@1\nname: h\nbuffer: {bytes: -1}\n",
+        row("hw: negative bytes", "hw",
+            "format: layerfuse/hardware@1\nname: h\nbuffer: {bytes: -1}\n",
             "bytes -1 is out of range [1, 17592186044416]", 3, 17);
-        row("hw: register file overfull", "hw", "format: layerfuse/hardware@1\nname: h\nregister_file: {bytes_per_pe: 64, weight: 32, input: 32, psum: 8}\n",
-            "register file sections (weight + input + psum = 72 B) exceed bytes_per_pe (64 B)", 3, 16);
-        row("hw: bad dataflow", "hw", "format: layerfuse/hardware@1\nname: h\npe_array: {dataflow: \"ox*oz|oc\"}\n",
-            "dataflow 'ox*oz|oc' is not of the form COLS|ROWS with dims ox, oy, oc, ic, kx, ky, b (e.g. \"ox|oc\" or \"ky*oy|ic*oc\")", 3, 22);
-        row("hw: energy model", "hw", "format: layerfuse/hardware@1\nname: h\nbuffer: {energy: {model: cubic}}\n",
+        row("hw: register file overfull", "hw",
+            "format: layerfuse/hardware@1\nname: h\nregister_file: {bytes_per_pe: 64, weight: 32, "
+            "input: 32, psum: 8}\n",
+            "register file sections (weight + input + psum = 72 B) exceed bytes_per_pe (64 B)", 3,
+            16);
+        row("hw: bad dataflow", "hw",
+            "format: layerfuse/hardware@1\nname: h\npe_array: {dataflow: \"ox*oz|oc\"}\n",
+            "dataflow 'ox*oz|oc' is not of the form COLS|ROWS with dims ox, oy, oc, ic, kx, ky, b "
+            "(e.g. \"ox|oc\" or \"ky*oy|ic*oc\")",
+            3, 22);
+        row("hw: energy model", "hw",
+            "format: layerfuse/hardware@1\nname: h\nbuffer: {energy: {model: cubic}}\n",
             "buffer energy model must be constant, sqrt or banked, got 'cubic'", 3, 26);
-        row("hw: mb_bytes count", "hw", "format: layerfuse/hardware@1\nname: h\ncores: {tle: 4, tlt: 8, mb_bytes: [8192, 8192]}\n",
+        row("hw: mb_bytes count", "hw",
+            "format: layerfuse/hardware@1\nname: h\ncores: {tle: 4, tlt: 8, mb_bytes: [8192, "
+            "8192]}\n",
             "mb_bytes must have 3 entries", 3, 35);
         row("hw: overlap", "hw", "format: layerfuse/hardware@1\nname: h\noverlap: parallel\n",
             "overlap must be serial or overlapped, got 'parallel'", 3, 10);
-        row("hw: duplicate key", "hw", "format: layerfuse/hardware@1\nname: h\nfrequency_mhz: 100\nfrequency_mhz: 200\n",
+        row("hw: duplicate key", "hw",
+            "format: layerfuse/hardware@1\nname: h\nfrequency_mhz: 100\nfrequency_mhz: 200\n",
             "duplicate key 'frequency_mhz'", 4, 1);
-        row("hw: empty", "hw", "\n\n",
-            "the file is empty (expected a layerfuse/hardware document)", 1, 1);
+        row("hw: empty", "hw", "\n\n", "the file is empty (expected a layerfuse/hardware document)",
+            1, 1);
     }
     void badInput() {
         QFETCH(QString, reader);
@@ -208,12 +335,15 @@ private slots:
         const std::string file = reader == "hw" ? "bad.hw.yaml" : "bad.net.yaml";
         const Error e = readError(reader, text.toStdString(), file);
         const QString got = QString::fromStdString(e.message);
-        if (message.startsWith('~')) QVERIFY2(got.startsWith(message.mid(1)), qPrintable(got));
-        else QCOMPARE(got, message);
+        if (message.startsWith('~'))
+            QVERIFY2(got.startsWith(message.mid(1)), qPrintable(got));
+        else
+            QCOMPARE(got, message);
         QCOMPARE(e.line, line);
         QCOMPARE(e.column, column);
         QCOMPARE(e.file, file);
-        const std::string where = file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
+        const std::string where =
+            file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
         QCOMPARE(e.toString().substr(0, where.size()), where);
     }
 
@@ -237,7 +367,9 @@ private slots:
     // A NUL byte marks binary data; the error points at it.
     void binaryGarbage() {
         std::string t = "format: layerfuse/network@1\nname: t\n";
-        t += std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10);
+        t += std::string("\x7f"
+                         "ELF\x02\x01\x01\0\0\0",
+                         10);
         for (const char* reader : {"net", "hw"}) {
             const Error e = readError(reader, t, "a.out");
             QCOMPARE(e.message, std::string("not a text file (binary data)"));
@@ -264,7 +396,9 @@ private slots:
             QCOMPARE(e.column, 7);
         }
         // Valid multi-byte text is fine.
-        auto ok = readHardwareYaml("format: layerfuse/hardware@1\nname: \"caf\xc3\xa9 \xe5\xb1\x82 \xf0\x9f\x98\x80\"\n", "u");
+        auto ok = readHardwareYaml(
+            "format: layerfuse/hardware@1\nname: \"caf\xc3\xa9 \xe5\xb1\x82 \xf0\x9f\x98\x80\"\n",
+            "u");
         QVERIFY_OK(ok);
         QCOMPARE(ok->name, std::string("caf\xc3\xa9 \xe5\xb1\x82 \xf0\x9f\x98\x80"));
     }
@@ -297,7 +431,8 @@ private slots:
             {"{name: c, type: conv, inputs: [x], out_channels: 8, kernel: 3, padding: 1}",
              "{name: p, type: pool, inputs: [c], kernel: 2, stride: 2, ceil_mode: true}",
              "{name: q, type: pool, inputs: [c], mode: avg, kernel: 2, stride: 2}",
-             "{name: s, type: add, inputs: [p, q]}", "{name: f, type: fc, inputs: [s], out_features: 4}"})));
+             "{name: s, type: add, inputs: [p, q]}",
+             "{name: f, type: fc, inputs: [s], out_features: 4}"})));
         const std::string hw = writeHardwareYaml(Hardware{});
         int loaded = 0;
         for (const auto& [reader, text] : {std::pair<QString, std::string>{"net", net}, {"hw", hw}})
@@ -309,7 +444,7 @@ private slots:
                 }
                 QVERIFY2(e.line >= 1 && e.column >= 1, e.toString().c_str());
             }
-        QVERIFY(loaded > 0);  // e.g. the network file cut inside the fc's last key
+        QVERIFY(loaded > 0); // e.g. the network file cut inside the fc's last key
     }
 
     // Deep nesting is refused at the first level beyond 256, with no deep recursion.
@@ -319,14 +454,32 @@ private slots:
         QTest::addColumn<QString>("close");
         QTest::addColumn<QString>("suffix");
         QTest::addColumn<int>("column");
-        QTest::newRow("flow lists") << "" << "[" << "]" << "" << 257;
-        QTest::newRow("flow maps") << "" << "{a: " << "}" << "" << 1025;     // 256 * 4 + 1
-        QTest::newRow("block lists") << "" << "- " << "" << "" << 513;       // 256 * 2 + 1
-        QTest::newRow("mixed") << "" << "[{a: " << "}]" << "" << 641;        // level 257 is a '['
-        QTest::newRow("after a quote") << "[it's, " << "[" << "]" << "]" << 263;  // 7 + 256
+        QTest::newRow("flow lists") << ""
+                                    << "["
+                                    << "]"
+                                    << "" << 257;
+        QTest::newRow("flow maps") << ""
+                                   << "{a: "
+                                   << "}"
+                                   << "" << 1025; // 256 * 4 + 1
+        QTest::newRow("block lists") << ""
+                                     << "- "
+                                     << ""
+                                     << "" << 513; // 256 * 2 + 1
+        QTest::newRow("mixed") << ""
+                               << "[{a: "
+                               << "}]"
+                               << "" << 641; // level 257 is a '['
+        QTest::newRow("after a quote") << "[it's, "
+                                       << "["
+                                       << "]"
+                                       << "]" << 263; // 7 + 256
         // Unclosed: yaml-cpp reads each '[' as the key of an implicit map too, so level 257 is
         // reached at the 129th bracket.
-        QTest::newRow("unclosed flow lists") << "" << "[" << "" << "" << 129;
+        QTest::newRow("unclosed flow lists") << ""
+                                             << "["
+                                             << ""
+                                             << "" << 129;
     }
     void deepNesting() {
         QFETCH(QString, prefix);
@@ -336,30 +489,37 @@ private slots:
         QFETCH(int, column);
         const int depth = 100000;
         std::string t = prefix.toStdString();
-        for (int k = 0; k < depth; ++k) t += open.toStdString();
+        for (int k = 0; k < depth; ++k)
+            t += open.toStdString();
         t += "x";
-        for (int k = 0; k < depth; ++k) t += close.toStdString();
+        for (int k = 0; k < depth; ++k)
+            t += close.toStdString();
         t += suffix.toStdString() + "\n";
-        expectRefusedByBoth(t, "the document is nested too deeply (more than 256 levels)", 1, column);
+        expectRefusedByBoth(t, "the document is nested too deeply (more than 256 levels)", 1,
+                            column);
     }
 
     // "Billion laughs": each alias level multiplies the document tenfold; refused while
     // parsing, at the alias that takes the expanded size past the limit.
     void aliasBomb() {
-        std::string t = "format: layerfuse/hardware@1\nname: h\nx0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
+        std::string t = "format: layerfuse/hardware@1\nname: h\nx0: &a0 [lol, lol, lol, lol, lol, "
+                        "lol, lol, lol, lol, lol]\n";
         for (int k = 1; k < 30; ++k) {
             t += "x" + std::to_string(k) + ": &a" + std::to_string(k) + " [";
-            for (int j = 0; j < 10; ++j) t += (j ? ", *a" : "*a") + std::to_string(k - 1);
+            for (int j = 0; j < 10; ++j)
+                t += (j ? ", *a" : "*a") + std::to_string(k - 1);
             t += "]\n";
         }
         std::string net = t;
         net.replace(0, 28, "format: layerfuse/network@1");
-        for (const auto& [reader, text] : {std::pair<QString, std::string>{"hw", t}, {"net", net}}) {
+        for (const auto& [reader, text] :
+             {std::pair<QString, std::string>{"hw", t}, {"net", net}}) {
             QElapsedTimer timer;
             timer.start();
             const Error e = readError(reader, text, "bomb.yaml");
             QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed()) + " ms"));
-            QVERIFY2(e.message.find("the document is too large: more than") == 0, e.message.c_str());
+            QVERIFY2(e.message.find("the document is too large: more than") == 0,
+                     e.message.c_str());
             // 10^7 < 48 M < 10^8: the alias expanding to 10^8 nodes is on line 10, x7.
             QCOMPARE(e.line, 10);
             QVERIFY(e.column > 9);
@@ -369,14 +529,16 @@ private slots:
     // Aliases that a reader would expand (a long folded list reused by every layer) are
     // refused once the expanded document passes the node limit.
     void aliasAmplification() {
-        std::string t = "format: layerfuse/network@1\nname: t\ninputs:\n"
-                        "  - {name: x, channels: 1, height: 1, width: 1}\nlayers:\n"
-                        "  - {name: c0, type: conv, inputs: [x], out_channels: 1, kernel: 1, folded: &f [";
-        for (int k = 0; k < 20000; ++k) t += k ? ", r" : "r";
+        std::string t =
+            "format: layerfuse/network@1\nname: t\ninputs:\n"
+            "  - {name: x, channels: 1, height: 1, width: 1}\nlayers:\n"
+            "  - {name: c0, type: conv, inputs: [x], out_channels: 1, kernel: 1, folded: &f [";
+        for (int k = 0; k < 20000; ++k)
+            t += k ? ", r" : "r";
         t += "]}\n";
         for (int k = 1; k < 20000; ++k)
-            t += "  - {name: c" + std::to_string(k) + ", type: conv, inputs: [c" + std::to_string(k - 1) +
-                 "], out_channels: 1, kernel: 1, folded: *f}\n";
+            t += "  - {name: c" + std::to_string(k) + ", type: conv, inputs: [c" +
+                 std::to_string(k - 1) + "], out_channels: 1, kernel: 1, folded: *f}\n";
         QElapsedTimer timer;
         timer.start();
         const Error e = readError("net", t, "amp.net.yaml");
@@ -389,7 +551,8 @@ private slots:
     // A file above the size limit is refused from its size alone (a sparse 300 MB file:
     // nothing is read).
     void hugeFileRefusedBySize() {
-        const QString path = lf::test::writeTempFile("huge.net.yaml", "format: layerfuse/network@1\n");
+        const QString path =
+            lf::test::writeTempFile("huge.net.yaml", "format: layerfuse/network@1\n");
         {
             QFile f(path);
             QVERIFY(f.open(QIODevice::ReadWrite));
@@ -411,7 +574,8 @@ private slots:
         auto missing = loadNetworkYamlFile("/nonexistent/dir/x.net.yaml");
         QVERIFY(!missing.ok());
         QCOMPARE(missing.error().toString(),
-                 std::string("/nonexistent/dir/x.net.yaml: cannot open file: No such file or directory"));
+                 std::string(
+                     "/nonexistent/dir/x.net.yaml: cannot open file: No such file or directory"));
         const std::string dir = QDir::tempPath().toStdString();
         auto d = loadHardwareYamlFile(dir);
         QVERIFY(!d.ok());

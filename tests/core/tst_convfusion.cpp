@@ -21,7 +21,7 @@ LayerSchedule workedExample() {
     LayerSchedule s;
     s.order = {Dim::z, Dim::y, Dim::x, Dim::i};
     s.tile = {4, 4, 4, 4};
-    s.store = {Level::l2, Level::l2, Level::tile};  // X, Y, W (yi is l2 in this order)
+    s.store = {Level::l2, Level::l2, Level::tile}; // X, Y, W (yi is l2 in this order)
     s.compute = s.store;
     return s;
 }
@@ -50,11 +50,11 @@ layers:
   - {name: b, type: conv, inputs: [a], out_channels: 4, kernel: 2, stride: 2}
 )";
 
-}  // namespace
+} // namespace
 
 class TestConvFusion : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void workedExampleClosedForm();
     void workedExampleThroughCli();
     void levelNames();
@@ -74,15 +74,15 @@ void TestConvFusion::workedExampleClosedForm() {
     QCOMPARE(d.Di, 4);
     LayerSchedule s = workedExample();
     CfLayerCost c = convFusionLayer(d, s, false);
-    QCOMPARE(c.buf_x, 72);        // 4 · 3 · 6
-    QCOMPARE(c.trans_x, 256);     // (Dz·Dy) · (⌈16/4⌉·⌈4/4⌉) = 64 · 4
+    QCOMPARE(c.buf_x, 72);    // 4 · 3 · 6
+    QCOMPARE(c.trans_x, 256); // (Dz·Dy) · (⌈16/4⌉·⌈4/4⌉) = 64 · 4
     QCOMPARE(c.acc_x, 18432);
-    QCOMPARE(c.buf_w, 144);       // 4 · 4 · 9
-    QCOMPARE(c.trans_w, 16);      // 1 · 4 · 4 · 1 · 1
+    QCOMPARE(c.buf_w, 144);  // 4 · 4 · 9
+    QCOMPARE(c.trans_w, 16); // 1 · 4 · 4 · 1 · 1
     QCOMPARE(c.acc_w, 2304);
-    QCOMPARE(c.accY(), 1024);     // 16 · 16 · 4 · (2·1 − 1)
-    QCOMPARE(c.buf_y, 1);         // every output completes inside the ii loop
-    QCOMPARE(c.macs, 36864);      // 16·16·4·4·9
+    QCOMPARE(c.accY(), 1024); // 16 · 16 · 4 · (2·1 − 1)
+    QCOMPARE(c.buf_y, 1);     // every output completes inside the ii loop
+    QCOMPARE(c.macs, 36864);  // 16·16·4·4·9
     // CL_X = xi folds the x loop: Buf_X = 4 · 3 · 3, Acc_X unchanged.
     s.compute[size_t(Arr::X)] = Level::l3;
     c = convFusionLayer(d, s, false);
@@ -132,9 +132,9 @@ layers:
     const LayerDims d = layerDims(net, net.find("dw"));
     QCOMPARE(d.G, 4);
     const CfLayerCost c = convFusionLayer(d, full(d), false);
-    QCOMPARE(c.buf_x, 100);          // 1 channel × 10 × 10
-    QCOMPARE(c.acc_x, 400);          // 4 groups × 100
-    QCOMPARE(c.acc_w, 36);           // 4 × 9
+    QCOMPARE(c.buf_x, 100); // 1 channel × 10 × 10
+    QCOMPARE(c.acc_x, 400); // 4 groups × 100
+    QCOMPARE(c.acc_w, 36);  // 4 × 9
     QCOMPARE(c.acc_y_out, 4 * 8 * 8);
     QCOMPARE(c.macs, 4 * 8 * 8 * 9);
 }
@@ -144,16 +144,18 @@ void TestConvFusion::constraints() {
     const LayerId id = net.find("conv2");
     LayerSchedule s = workedExample();
     QVERIFY(checkLayer(net, id, s).empty());
-    s.compute[size_t(Arr::X)] = Level::l1;  // CL_X above SL_X (yi)
+    s.compute[size_t(Arr::X)] = Level::l1; // CL_X above SL_X (yi)
     auto v = checkLayer(net, id, s);
     QCOMPARE(v.size(), size_t(1));
-    QVERIFY(QString::fromStdString(v[0].message).contains("compute level of X (zi) is above its store level (yi)"));
+    QVERIFY(QString::fromStdString(v[0].message)
+                .contains("compute level of X (zi) is above its store level (yi)"));
     s = workedExample();
-    s.store[size_t(Arr::Y)] = Level::tile;  // SL_Y above SL_X
+    s.store[size_t(Arr::Y)] = Level::tile; // SL_Y above SL_X
     s.compute[size_t(Arr::Y)] = Level::tile;
     v = checkLayer(net, id, s);
     QCOMPARE(v.size(), size_t(1));
-    QVERIFY(QString::fromStdString(v[0].message).contains("store level of Y (tile) is above the store level of X (yi)"));
+    QVERIFY(QString::fromStdString(v[0].message)
+                .contains("store level of Y (tile) is above the store level of X (yi)"));
     s = workedExample();
     s.tile[size_t(Dim::x)] = 17;
     v = checkLayer(net, id, s);
@@ -225,9 +227,9 @@ void TestConvFusion::segmentDramRules() {
     Schedule s = test::l2netRecomputeSegment(net, hw);
     const LayerId c1 = net.find("conv1"), c2 = net.find("conv2");
     Metrics m = evaluate(net, hw, s);
-    QCOMPARE(m.groups[0].dram.input, 16 * 3 * 8 * 8);  // only L1 reads X
+    QCOMPARE(m.groups[0].dram.input, 16 * 3 * 8 * 8); // only L1 reads X
     QCOMPARE(m.groups[0].dram.weight, 16 * 108 + 16 * 144);
-    QCOMPARE(m.groups[0].dram.output, 1024);           // only Ln writes Y
+    QCOMPARE(m.groups[0].dram.output, 1024); // only Ln writes Y
     QCOMPARE(m.groups[0].dram.psum, 0);
     QCOMPARE(m.layer(c1)->dram.output, 0);
     // Resident weights: each weight once, and they are all in the buffer.
@@ -246,11 +248,13 @@ void TestConvFusion::trafficNeverBelowCompulsory() {
         const int k = 1 + int(rng() % 3);
         const int st = 1 + int(rng() % k);
         const int ci = 1 + int(rng() % 5), co = 1 + int(rng() % 5), hw = 6 + int(rng() % 6);
-        const std::string yaml = "format: layerfuse/network@1\nname: r\ninputs:\n  - {name: in, channels: " +
-                                 std::to_string(ci) + ", height: " + std::to_string(hw) + ", width: " +
-                                 std::to_string(hw) + "}\nlayers:\n  - {name: c, type: conv, inputs: [in], out_channels: " +
-                                 std::to_string(co) + ", kernel: " + std::to_string(k) + ", stride: " +
-                                 std::to_string(st) + "}\n";
+        const std::string yaml =
+            "format: layerfuse/network@1\nname: r\ninputs:\n  - {name: in, channels: " +
+            std::to_string(ci) + ", height: " + std::to_string(hw) +
+            ", width: " + std::to_string(hw) +
+            "}\nlayers:\n  - {name: c, type: conv, inputs: [in], out_channels: " +
+            std::to_string(co) + ", kernel: " + std::to_string(k) +
+            ", stride: " + std::to_string(st) + "}\n";
         const Network net = test::networkFromYaml(yaml);
         const LayerDims d = layerDims(net, net.find("c"));
         LayerSchedule s;
@@ -258,17 +262,19 @@ void TestConvFusion::trafficNeverBelowCompulsory() {
         std::shuffle(order.begin(), order.end(), rng);
         s.order = order;
         const std::array<int64_t, 4> D{d.Dz, d.Dy, d.Dx, d.Di};
-        for (size_t q = 0; q < 4; ++q) s.tile[q] = 1 + int64_t(rng() % uint64_t(D[q]));
+        for (size_t q = 0; q < 4; ++q)
+            s.tile[q] = 1 + int64_t(rng() % uint64_t(D[q]));
         for (Arr a : kAllArrs) {
             s.store[size_t(a)] = Level(rng() % 5);
-            s.compute[size_t(a)] = Level(int(s.store[size_t(a)]) + int(rng() % (5 - int(s.store[size_t(a)]))));
+            s.compute[size_t(a)] =
+                Level(int(s.store[size_t(a)]) + int(rng() % (5 - int(s.store[size_t(a)]))));
         }
         const CfLayerCost c = convFusionLayer(d, s, false);
         const int64_t usedRows = (d.Dy - 1) * d.Sy + d.Dn, usedCols = (d.Dx - 1) * d.Sx + d.Dm;
         QVERIFY2(c.acc_x >= d.Di * usedRows * usedCols, yaml.c_str());
         QVERIFY(c.acc_w >= layerWeights(d));
         QVERIFY(c.acc_y_out == d.Dx * d.Dy * d.Dz);
-        QVERIFY(c.buf_x <= c.vol_x && c.buf_w <= c.vol_w);  // folding never grows a buffer
+        QVERIFY(c.buf_x <= c.vol_x && c.buf_w <= c.vol_w); // folding never grows a buffer
     }
 }
 

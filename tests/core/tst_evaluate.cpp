@@ -16,7 +16,7 @@ using namespace lf;
 
 class TestEvaluate : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void everyNetworkAndPresetIsComplete();
     void defaultScheduleIsLegalAndFits();
     void biggerBufferNeverWorse();
@@ -41,28 +41,34 @@ std::vector<const BundledFile*> bundled(BundledKind kind) {
 
 // The JSON fields docs/INTERFACES.md promises.
 void checkJson(const nlohmann::ordered_json& j) {
-    for (const char* k : {"network", "hardware", "totals", "groups", "layers"}) QVERIFY2(j.contains(k), k);
+    for (const char* k : {"network", "hardware", "totals", "groups", "layers"})
+        QVERIFY2(j.contains(k), k);
     const auto& t = j["totals"];
-    for (const char* k : {"macs", "recompute_macs", "dram_accesses", "dram_bytes", "dram", "buffer_peak_bytes",
-                          "buffer_capacity_bytes", "fits", "latency_cycles", "latency_s", "compute_cycles",
-                          "memory_cycles", "energy_pj", "energy"})
+    for (const char* k : {"macs", "recompute_macs", "dram_accesses", "dram_bytes", "dram",
+                          "buffer_peak_bytes", "buffer_capacity_bytes", "fits", "latency_cycles",
+                          "latency_s", "compute_cycles", "memory_cycles", "energy_pj", "energy"})
         QVERIFY2(t.contains(k), k);
-    for (const char* k : {"input", "weight", "output", "psum"}) QVERIFY(t["dram"].contains(k));
-    for (const char* k : {"mac", "rf", "sram", "dram"}) QVERIFY(t["energy"].contains(k));
+    for (const char* k : {"input", "weight", "output", "psum"})
+        QVERIFY(t["dram"].contains(k));
+    for (const char* k : {"mac", "rf", "sram", "dram"})
+        QVERIFY(t["energy"].contains(k));
     for (const auto& g : j["groups"])
-        for (const char* k : {"name", "layers", "strategy", "macs", "recompute_macs", "dram_accesses", "dram",
-                              "buffer_bytes", "fits", "latency_cycles", "energy_pj"})
+        for (const char* k :
+             {"name", "layers", "strategy", "macs", "recompute_macs", "dram_accesses", "dram",
+              "buffer_bytes", "fits", "latency_cycles", "energy_pj"})
             QVERIFY2(g.contains(k), k);
     for (const auto& l : j["layers"]) {
-        for (const char* k : {"name", "type", "dims", "macs", "buffer", "dram", "utilization"}) QVERIFY2(l.contains(k), k);
-        for (const char* k : {"out_width", "out_height", "out_channels", "in_channels", "kernel_width",
-                              "kernel_height", "stride_x", "stride_y", "groups"})
+        for (const char* k : {"name", "type", "dims", "macs", "buffer", "dram", "utilization"})
+            QVERIFY2(l.contains(k), k);
+        for (const char* k : {"out_width", "out_height", "out_channels", "in_channels",
+                              "kernel_width", "kernel_height", "stride_x", "stride_y", "groups"})
             QVERIFY2(l["dims"].contains(k), k);
-        for (const char* k : {"X", "Y", "W"}) QVERIFY(l["buffer"].contains(k));
+        for (const char* k : {"X", "Y", "W"})
+            QVERIFY(l["buffer"].contains(k));
     }
 }
 
-}  // namespace
+} // namespace
 
 void TestEvaluate::everyNetworkAndPresetIsComplete() {
     const auto nets = bundled(BundledKind::network);
@@ -78,9 +84,12 @@ void TestEvaluate::everyNetworkAndPresetIsComplete() {
             const auto j = metricsToJson(m);
             checkJson(j);
             int64_t macs = 0, plain = 0, dram = 0;
-            for (const auto& l : j["layers"]) macs += l["macs"].get<int64_t>();
-            for (LayerId id : net.computeIds()) plain += layerMacs(layerDims(net, id));
-            for (const auto& g : j["groups"]) dram += g["dram_accesses"].get<int64_t>();
+            for (const auto& l : j["layers"])
+                macs += l["macs"].get<int64_t>();
+            for (LayerId id : net.computeIds())
+                plain += layerMacs(layerDims(net, id));
+            for (const auto& g : j["groups"])
+                dram += g["dram_accesses"].get<int64_t>();
             QCOMPARE(j["totals"]["macs"].get<int64_t>(), macs);
             // The default schedule never recomputes; batch multiplies every MAC.
             QCOMPARE(j["totals"]["macs"].get<int64_t>(), plain * hw.batch);
@@ -139,7 +148,8 @@ void TestEvaluate::incrementalRecomputesOnlyTheChangedGroup() {
     QCOMPARE(b.totals.dram_accesses, a.totals.dram_accesses);
     // Change one layer's tile: one group recomputed, result equal to a full evaluation.
     const LayerId id = net.computeIds()[5];
-    s.layers[size_t(id)].tile[size_t(Dim::x)] = std::max<int64_t>(1, s.layers[size_t(id)].T(Dim::x) / 2);
+    s.layers[size_t(id)].tile[size_t(Dim::x)] =
+        std::max<int64_t>(1, s.layers[size_t(id)].T(Dim::x) / 2);
     Metrics c = inc.evaluate(net, hw, s);
     QCOMPARE(inc.lastRecomputedGroups(), 1);
     const Metrics full = evaluate(net, hw, s);
@@ -152,7 +162,9 @@ void TestEvaluate::incrementalRecomputesOnlyTheChangedGroup() {
     g.name = "fused";
     g.layers = {seq[0], seq[1]};
     s.groups.erase(std::remove_if(s.groups.begin(), s.groups.end(),
-                                  [&](const FusionGroup& x) { return x.layers[0] == seq[0] || x.layers[0] == seq[1]; }),
+                                  [&](const FusionGroup& x) {
+                                      return x.layers[0] == seq[0] || x.layers[0] == seq[1];
+                                  }),
                    s.groups.end());
     s.groups.push_back(g);
     normalize(s, net);
@@ -167,7 +179,8 @@ void TestEvaluate::strategiesDiffer() {
     const Hardware hw = test::bundledHardware("convfusion-40nm");
     Schedule s = defaultSchedule(net, hw);
     const auto ids = net.computeIds();
-    for (LayerId id : ids) s.layers[size_t(id)].tile = {4, 4, 4, layerDims(net, id).Di};
+    for (LayerId id : ids)
+        s.layers[size_t(id)].tile = {4, 4, 4, layerDims(net, id).Di};
     FusionGroup g;
     g.name = "all";
     g.layers = {ids[0], ids[1], ids[2]};
@@ -184,7 +197,8 @@ void TestEvaluate::strategiesDiffer() {
     QVERIFY(opt.groups[0].out_tile_h > 0);
     // Optimus Eq. 3 with a buffer that holds everything: |ifmap| + |ofmap| + weights once.
     int64_t weights = 0;
-    for (LayerId id : ids) weights += layerWeights(layerDims(net, id));
+    for (LayerId id : ids)
+        weights += layerWeights(layerDims(net, id));
     QCOMPARE(opt.totals.dram_accesses, 3 * 22 * 22 + 4 * 16 * 16 + weights);
 }
 
@@ -204,7 +218,7 @@ void TestEvaluate::scheduleRoundTripIsByteIdentical() {
     a.partition.subarrays[ids[0]] = SubArray{0, 0, 16, 16};
     a.partition.subarrays[ids[1]] = SubArray{16, 0, 16, 16};
     FusionGroup b;
-    b.name = "yes";  // a name YAML would read as a bool unless quoted
+    b.name = "yes"; // a name YAML would read as a bool unless quoted
     b.layers = {ids[2], ids[3]};
     b.partition.rf_share[ids[2]] = RfShare{0.25, 0.5, 0.75};
     b.partition.rf_share[ids[3]] = RfShare{0.1, 0.1, 0.1};
@@ -246,10 +260,12 @@ void TestEvaluate::bundledSchedulesAreCanonical() {
         const std::string name = f->name;
         const std::string netName = name.substr(0, name.find('-'));
         const Network net = test::bundledNetwork(netName.c_str());
-        auto sf = readScheduleYaml(f->text, bundledFileLabel(*f), net, test::bundledHardware("hwff-config-1"));
+        auto sf = readScheduleYaml(f->text, bundledFileLabel(*f), net,
+                                   test::bundledHardware("hwff-config-1"));
         QVERIFY2(sf.ok(), sf.ok() ? "" : sf.error().toString().c_str());
-        const Hardware hw = sf->hardware_name.empty() ? test::bundledHardware("hwff-config-1")
-                                                       : test::bundledHardware(sf->hardware_name.c_str());
+        const Hardware hw = sf->hardware_name.empty()
+                                ? test::bundledHardware("hwff-config-1")
+                                : test::bundledHardware(sf->hardware_name.c_str());
         std::string text = writeScheduleYaml(net, hw, sf->schedule);
         // Files may omit the optional sha256; compare without it.
         std::string expected = f->text;
@@ -269,26 +285,45 @@ void TestEvaluate::brokenSchedulesAreRefusedWithLocation_data() {
     QTest::addColumn<int>("column");
     QTest::addColumn<QString>("message");
     const QString head = "format: layerfuse/schedule@1\nnetwork: {name: L2Net}\n";
-    QTest::newRow("CL above SL") << head + "layers:\n  conv2:\n    order: [z, y, x, i]\n    store: {X: yi}\n    compute: {X: zi}\n"
-                                 << 5 << 5 << "compute level of X (zi) is above its store level (yi)";
-    QTest::newRow("SL_Y above SL_W") << head + "layers:\n  conv1:\n    store: {X: tile, Y: tile, W: xi}\n    compute: {W: xi}\n"
-                                     << 5 << 5 << "store level of Y (tile) is above the store level of W (xi)";
-    QTest::newRow("tile > dim") << head + "layers:\n  conv1:\n    tiles: {x: 19}\n" << 5 << 5 << "Tx = 19 must be between 1 and Dx = 18";
-    QTest::newRow("unknown layer") << head + "layers:\n  conv9:\n    tiles: {x: 2}\n" << 4 << 3 << "no layer named 'conv9'";
-    QTest::newRow("unknown level") << head + "layers:\n  conv1:\n    store: {X: qi}\n" << 5 << 16 << "unknown level 'qi'";
-    QTest::newRow("bad order") << head + "layers:\n  conv1:\n    order: [z, z, x, i]\n" << 5 << 16 << "appears twice";
-    QTest::newRow("layer twice") << head + "groups:\n  - {name: a, layers: [conv1]}\n  - {name: b, layers: [conv1]}\n"
-                                 << 5 << 24 << "already in group 'a'";
-    QTest::newRow("bad strategy") << head + "groups:\n  - {name: a, layers: [conv1, conv2], strategy: magic}\n"
-                                  << 4 << 49 << "strategy must be recompute, reuse or optimus";
-    QTest::newRow("rf over 100%") << head + "groups:\n  - {name: a, layers: [conv1, conv2], partition: {kind: temporal, rf_share: {conv1: 0.7, conv2: 0.7}}}\n"
-                                  << 4 << 5 << "weight RF shares sum to 140 % (over 100 %)";
-    QTest::newRow("subarrays overlap") << head + "groups:\n  - name: a\n    layers: [conv1, conv2]\n    partition: {kind: spatial, subarrays: {conv1: {col: 0, row: 0, cols: 8, rows: 8}, conv2: {col: 4, row: 0, cols: 8, rows: 8}}}\n"
-                                       << 4 << 5 << "sub-arrays of conv1 and conv2 overlap";
-    QTest::newRow("subarray outside") << head + "groups:\n  - name: a\n    layers: [conv1, conv2]\n    partition: {kind: spatial, subarrays: {conv1: {col: 30, row: 0, cols: 8, rows: 8}}}\n"
-                                      << 4 << 5 << "lies outside the 32x16 PE array";
-    QTest::newRow("newer format") << "format: layerfuse/schedule@2\n" << 1 << 9 << "written by a newer LayerFuse";
-    QTest::newRow("not a schedule") << "format: layerfuse/network@1\n" << 1 << 9 << "this is a layerfuse/network file, not layerfuse/schedule";
+    QTest::newRow("CL above SL") << head + "layers:\n  conv2:\n    order: [z, y, x, i]\n    store: "
+                                           "{X: yi}\n    compute: {X: zi}\n"
+                                 << 5 << 5
+                                 << "compute level of X (zi) is above its store level (yi)";
+    QTest::newRow("SL_Y above SL_W")
+        << head + "layers:\n  conv1:\n    store: {X: tile, Y: tile, W: xi}\n    compute: {W: xi}\n"
+        << 5 << 5 << "store level of Y (tile) is above the store level of W (xi)";
+    QTest::newRow("tile > dim") << head + "layers:\n  conv1:\n    tiles: {x: 19}\n"
+                                << 5 << 5 << "Tx = 19 must be between 1 and Dx = 18";
+    QTest::newRow("unknown layer") << head + "layers:\n  conv9:\n    tiles: {x: 2}\n"
+                                   << 4 << 3 << "no layer named 'conv9'";
+    QTest::newRow("unknown level") << head + "layers:\n  conv1:\n    store: {X: qi}\n"
+                                   << 5 << 16 << "unknown level 'qi'";
+    QTest::newRow("bad order") << head + "layers:\n  conv1:\n    order: [z, z, x, i]\n"
+                               << 5 << 16 << "appears twice";
+    QTest::newRow("layer twice")
+        << head + "groups:\n  - {name: a, layers: [conv1]}\n  - {name: b, layers: [conv1]}\n"
+        << 5 << 24 << "already in group 'a'";
+    QTest::newRow("bad strategy")
+        << head + "groups:\n  - {name: a, layers: [conv1, conv2], strategy: magic}\n"
+        << 4 << 49 << "strategy must be recompute, reuse or optimus";
+    QTest::newRow("rf over 100%")
+        << head + "groups:\n  - {name: a, layers: [conv1, conv2], partition: {kind: temporal, "
+                  "rf_share: {conv1: 0.7, conv2: 0.7}}}\n"
+        << 4 << 5 << "weight RF shares sum to 140 % (over 100 %)";
+    QTest::newRow("subarrays overlap")
+        << head + "groups:\n  - name: a\n    layers: [conv1, conv2]\n    partition: {kind: "
+                  "spatial, subarrays: {conv1: {col: 0, row: 0, cols: 8, rows: 8}, conv2: {col: 4, "
+                  "row: 0, cols: 8, rows: 8}}}\n"
+        << 4 << 5 << "sub-arrays of conv1 and conv2 overlap";
+    QTest::newRow("subarray outside")
+        << head + "groups:\n  - name: a\n    layers: [conv1, conv2]\n    partition: {kind: "
+                  "spatial, subarrays: {conv1: {col: 30, row: 0, cols: 8, rows: 8}}}\n"
+        << 4 << 5 << "lies outside the 32x16 PE array";
+    QTest::newRow("newer format") << "format: layerfuse/schedule@2\n"
+                                  << 1 << 9 << "written by a newer LayerFuse";
+    QTest::newRow("not a schedule")
+        << "format: layerfuse/network@1\n"
+        << 1 << 9 << "this is a layerfuse/network file, not layerfuse/schedule";
 }
 
 void TestEvaluate::brokenSchedulesAreRefusedWithLocation() {
@@ -316,7 +351,8 @@ void TestEvaluate::scheduleForAnotherNetwork() {
     const std::string text = writeScheduleYaml(l3, hw, s);
     auto r = readScheduleYaml(text, "l3.sched.yaml", l2, hw);
     QVERIFY(!r.ok());
-    QVERIFY2(QString::fromStdString(r.error().message).contains("made for another network"), r.error().toString().c_str());
+    QVERIFY2(QString::fromStdString(r.error().message).contains("made for another network"),
+             r.error().toString().c_str());
     ScheduleReadOptions ro;
     ro.check_hash = false;
     ro.refuse_violations = false;
@@ -327,7 +363,8 @@ void TestEvaluate::scheduleForAnotherNetwork() {
 
 void TestEvaluate::humanUnitsIgnoreTheLocale() {
     // The C locale is what every locale-independent path must match; under a decimal-comma
-    // LC_NUMERIC (de_DE, compiled into the build tree if the system lacks it) the text must not change.
+    // LC_NUMERIC (de_DE, compiled into the build tree if the system lacks it) the text must not
+    // change.
     const std::string a = humanBytes(1536), b = humanTime(0.0015), c = humanEnergy(2500);
     QCOMPARE(a, std::string("1.50 KB"));
     QCOMPARE(b, std::string("1.50 ms"));
@@ -341,7 +378,7 @@ void TestEvaluate::humanUnitsIgnoreTheLocale() {
     QCOMPARE(humanTime(0.0015), b);
     QCOMPARE(humanEnergy(2500), c);
     setlocale(LC_NUMERIC, saved.c_str());
-    QVERIFY(comma);  // the decimal-comma locale was really in effect
+    QVERIFY(comma); // the decimal-comma locale was really in effect
 }
 
 QTEST_GUILESS_MAIN(TestEvaluate)

@@ -14,7 +14,7 @@ using namespace lf;
 
 class TestExplain : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void workedExampleText();
     void productsEqualTheModel();
     void fusedProducerUsesSubstitutedDims();
@@ -34,7 +34,8 @@ void TestExplain::workedExampleText() {
     const LayerExplanation ex = explainLayer(net, hw, s, id);
     const Formula* bx = ex.find("Buf_X");
     QVERIFY(bx);
-    QCOMPARE(QString::fromStdString(bx->text()), QString("Buf_X = T_i · D_n · ((T_x−1)·S_x + D_m) = 4 · 3 · 6 = 72"));
+    QCOMPARE(QString::fromStdString(bx->text()),
+             QString("Buf_X = T_i · D_n · ((T_x−1)·S_x + D_m) = 4 · 3 · 6 = 72"));
     QVERIFY(QString::fromStdString(bx->terms[1].why).contains("at or above SL_X"));
     QVERIFY(QString::fromStdString(bx->terms[2].why).contains("below SL_X"));
     QCOMPARE(ex.find("Trans_X")->value, 256);
@@ -63,16 +64,19 @@ void TestExplain::productsEqualTheModel() {
         LayerSchedule& ls = s.layers[size_t(id)];
         std::shuffle(ls.order.begin(), ls.order.end(), rng);
         const std::array<int64_t, 4> D{d.DzPerGroup(), d.Dy, d.Dx, d.DiPerGroup()};
-        for (size_t k = 0; k < 4; ++k) ls.tile[k] = 1 + int64_t(rng() % uint64_t(D[k]));
+        for (size_t k = 0; k < 4; ++k)
+            ls.tile[k] = 1 + int64_t(rng() % uint64_t(D[k]));
         for (Arr a : kAllArrs) {
             ls.store[size_t(a)] = Level(rng() % 5);
-            ls.compute[size_t(a)] = Level(int(ls.store[size_t(a)]) + int(rng() % (5 - int(ls.store[size_t(a)]))));
+            ls.compute[size_t(a)] =
+                Level(int(ls.store[size_t(a)]) + int(rng() % (5 - int(ls.store[size_t(a)]))));
         }
         const LayerExplanation ex = explainLayer(net, hw, s, id);
         const CfLayerCost c = convFusionLayer(d, ls, false);
         for (const Formula& f : ex.formulas) {
             int64_t p = 1;
-            for (const FormulaTerm& t : f.terms) p *= t.value;
+            for (const FormulaTerm& t : f.terms)
+                p *= t.value;
             QVERIFY2(p == f.value, f.text().c_str());
         }
         QCOMPARE(ex.find("Buf_X")->value, c.buf_x);
@@ -95,7 +99,7 @@ void TestExplain::fusedProducerUsesSubstitutedDims() {
     const LayerExplanation ex = explainLayer(net, hw, s, c1);
     QVERIFY(ex.fused);
     QCOMPARE(ex.productions, 16);
-    QCOMPARE(ex.find("MACs")->value, 62208);  // 16 · 6·6·4 · 3·9
+    QCOMPARE(ex.find("MACs")->value, 62208); // 16 · 6·6·4 · 3·9
     QCOMPARE(ex.find("Buf_Y")->value, 0);
     const Metrics m = evaluate(net, hw, s);
     QCOMPARE(ex.find("MACs")->value, m.layer(c1)->macs);
@@ -107,7 +111,8 @@ void TestExplain::groupFormulasSumToTheModel() {
     const Hardware hw = test::bundledHardware("convfusion-40nm");
     Schedule s = defaultSchedule(net, hw);
     const auto ids = net.computeIds();
-    for (LayerId id : ids) s.layers[size_t(id)].tile = {4, 4, 4, layerDims(net, id).Di};
+    for (LayerId id : ids)
+        s.layers[size_t(id)].tile = {4, 4, 4, layerDims(net, id).Di};
     FusionGroup g;
     g.name = "all";
     g.layers = {ids[0], ids[1], ids[2]};
@@ -119,12 +124,14 @@ void TestExplain::groupFormulasSumToTheModel() {
         const GroupExplanation ex = explainGroup(net, hw, s, 0);
         for (const Formula& f : ex.formulas) {
             int64_t v = f.sum ? 0 : 1;
-            for (const FormulaTerm& t : f.terms) v = f.sum ? v + t.value : v * t.value;
+            for (const FormulaTerm& t : f.terms)
+                v = f.sum ? v + t.value : v * t.value;
             QVERIFY2(v == f.value, f.text().c_str());
         }
         if (st == Strategy::recompute) QCOMPARE(ex.find("MACs")->value, m.groups[0].macs);
         if (st == Strategy::reuse) QCOMPARE(ex.find("Traffic")->value, m.groups[0].dram.total());
-        if (st == Strategy::optimus) QCOMPARE(ex.find("MemoryCost")->value, m.groups[0].dram.total());
+        if (st == Strategy::optimus)
+            QCOMPARE(ex.find("MemoryCost")->value, m.groups[0].dram.total());
     }
 }
 

@@ -24,11 +24,21 @@ std::string mutate(const std::string& s, std::mt19937& rng) {
     for (int e = 0; e < edits && !out.empty(); ++e) {
         const size_t at = rng() % out.size();
         switch (rng() % 6) {
-        case 0: out[at] = char(rng() % 256); break;
-        case 1: out[at] = alphabet[rng() % (sizeof alphabet - 1)]; break;
-        case 2: out.insert(at, 1, alphabet[rng() % (sizeof alphabet - 1)]); break;
-        case 3: out.erase(at, 1 + rng() % 8); break;
-        case 4: out.resize(at); break;
+        case 0:
+            out[at] = char(rng() % 256);
+            break;
+        case 1:
+            out[at] = alphabet[rng() % (sizeof alphabet - 1)];
+            break;
+        case 2:
+            out.insert(at, 1, alphabet[rng() % (sizeof alphabet - 1)]);
+            break;
+        case 3:
+            out.erase(at, 1 + rng() % 8);
+            break;
+        case 4:
+            out.resize(at);
+            break;
         case 5: {
             const size_t nl = out.find('\n', at);
             if (nl != std::string::npos) {
@@ -48,11 +58,11 @@ void checkError(const Error& e) {
     QCOMPARE(e.file, std::string("fuzz.yaml"));
 }
 
-}  // namespace
+} // namespace
 
 class TestFuzzReaders : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void networks();
     void hardware();
     void schedules();
@@ -89,7 +99,8 @@ void TestFuzzReaders::hardware() {
         if (r.ok()) {
             auto again = readHardwareYaml(writeHardwareYaml(*r), "again");
             QVERIFY(again.ok());
-            QVERIFY2(*again == *r, (writeHardwareYaml(*r) + "\n---\n" + writeHardwareYaml(*again)).c_str());
+            QVERIFY2(*again == *r,
+                     (writeHardwareYaml(*r) + "\n---\n" + writeHardwareYaml(*again)).c_str());
         } else {
             checkError(r.error());
         }
@@ -118,7 +129,7 @@ void TestFuzzReaders::schedules() {
         auto r = readScheduleYaml(mutate(text, rng), "fuzz.yaml", net, hw);
         if (r.ok()) {
             ++loaded;
-            QVERIFY(checkSchedule(net, hw, r->schedule).empty());  // loaded means legal
+            QVERIFY(checkSchedule(net, hw, r->schedule).empty()); // loaded means legal
             evaluate(net, hw, r->schedule);
         } else {
             checkError(r.error());

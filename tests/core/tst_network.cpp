@@ -39,16 +39,17 @@ std::string single(std::string_view input, std::string_view layer) {
 
 std::vector<std::string> namesOf(const Network& n, const std::vector<LayerId>& ids) {
     std::vector<std::string> out;
-    for (LayerId id : ids) out.push_back(n.layer(id).name);
+    for (LayerId id : ids)
+        out.push_back(n.layer(id).name);
     return out;
 }
 
-}  // namespace
+} // namespace
 
 class TestNetwork : public QObject {
     Q_OBJECT
 
-private slots:
+  private slots:
     // --- sliding windows --------------------------------------------------------------
     void slidingWindow_data() {
         QTest::addColumn<int>("in");
@@ -144,7 +145,8 @@ private slots:
             << "8x8x7";
         QTest::newRow("fc over spatial input")
             << "{name: x, channels: 512, height: 7, width: 7}"
-            << "{name: l, type: fc, inputs: [x], out_features: 4096}" << "4096x1x1";
+            << "{name: l, type: fc, inputs: [x], out_features: 4096}"
+            << "4096x1x1";
         // (112 + 2 - 3)/2 + 1 = 56
         QTest::newRow("max pool 3x3 s2 p1")
             << "{name: x, channels: 64, height: 112, width: 112}"
@@ -156,20 +158,23 @@ private slots:
             << "64x56x56";
         QTest::newRow("max pool floor")
             << "{name: x, channels: 64, height: 112, width: 112}"
-            << "{name: l, type: pool, inputs: [x], kernel: 3, stride: 2}" << "64x55x55";
+            << "{name: l, type: pool, inputs: [x], kernel: 3, stride: 2}"
+            << "64x55x55";
         QTest::newRow("avg pool ceil_mode, last window in pad")
             << "{name: x, channels: 3, height: 5, width: 7}"
             << "{name: l, type: pool, inputs: [x], mode: avg, kernel: 2, stride: 2, padding: 1, "
                "ceil_mode: true}"
-            << "3x3x4";  // h: see slidingWindow; w: 7+2-2 = 7, ceil(7/2)+1 = 5, start 8 >= 8 -> 4
-        QTest::newRow("global pool")
-            << "{name: x, channels: 2048, height: 7, width: 7}"
-            << "{name: l, type: global_pool, inputs: [x]}" << "2048x1x1";
+            << "3x3x4"; // h: see slidingWindow; w: 7+2-2 = 7, ceil(7/2)+1 = 5, start 8 >= 8 -> 4
+        QTest::newRow("global pool") << "{name: x, channels: 2048, height: 7, width: 7}"
+                                     << "{name: l, type: global_pool, inputs: [x]}"
+                                     << "2048x1x1";
         QTest::newRow("resize x2") << "{name: x, channels: 5, height: 6, width: 7}"
-                                   << "{name: l, type: resize, inputs: [x], scale: 2}" << "5x12x14";
+                                   << "{name: l, type: resize, inputs: [x], scale: 2}"
+                                   << "5x12x14";
         QTest::newRow("resize [2, 3] bilinear")
             << "{name: x, channels: 5, height: 6, width: 7}"
-            << "{name: l, type: resize, inputs: [x], scale: [2, 3], mode: bilinear}" << "5x12x21";
+            << "{name: l, type: resize, inputs: [x], scale: [2, 3], mode: bilinear}"
+            << "5x12x21";
         QTest::newRow("opaque pass-through") << "{name: x, channels: 5, height: 6, width: 7}"
                                              << "{name: l, type: opaque, inputs: [x], op: Foo}"
                                              << "5x6x7";
@@ -211,7 +216,7 @@ private slots:
         QCOMPARE(outOf(n, "ex2"), std::string("64x1x1"));
         QCOMPARE(outOf(n, "se"), std::string("64x56x56"));
         QCOMPARE(outOf(n, "se_rev"), std::string("64x56x56"));
-        QCOMPARE(outOf(n, "cat"), std::string("160x56x56"));  // 64 + 32 + 64
+        QCOMPARE(outOf(n, "cat"), std::string("160x56x56")); // 64 + 32 + 64
         QCOMPARE(outOf(n, "three"), std::string("64x56x56"));
         QCOMPARE(n.layer(n.find("cat")).inputs.size(), size_t(3));
     }
@@ -233,8 +238,8 @@ private slots:
         QCOMPARE(n.successors(n.find("x")), std::vector<LayerId>{n.find("cat")});
         QCOMPARE(n.layer(n.find("sq")).inputs,
                  (std::vector<LayerId>{n.find("twice"), n.find("cat")}));
-        QCOMPARE(layerOps(n, n.find("twice")), int64_t(96));  // 6*4*4 adds
-        QCOMPARE(layerOps(n, n.find("sq")), int64_t(192));    // 6*4*4 * 2 multiplies
+        QCOMPARE(layerOps(n, n.find("twice")), int64_t(96)); // 6*4*4 adds
+        QCOMPARE(layerOps(n, n.find("sq")), int64_t(192));   // 6*4*4 * 2 multiplies
         const std::string text = writeNetworkYaml(n);
         QVERIFY2(text.find("inputs: [x, x]") != std::string::npos, text.c_str());
         QVERIFY2(text.find("inputs: [twice, twice, cat]") != std::string::npos, text.c_str());
@@ -258,13 +263,11 @@ private slots:
             << "{name: a, type: conv, inputs: [x], out_channels: 32, kernel: 1}|"
                "{name: s, type: add, inputs: [x, a]}"
             << "layer 's': inputs disagree in channels (64 vs 32)";
-        QTest::newRow("mul height")
-            << "{name: a, type: pool, inputs: [x], kernel: 2, stride: 2}|"
-               "{name: s, type: mul, inputs: [x, a]}"
-            << "layer 's': inputs disagree in height (8 vs 4)";
-        QTest::newRow("add one input")
-            << "{name: s, type: add, inputs: [x]}"
-            << "layer 's': add layer takes 2 to 4096 input(s), got 1";
+        QTest::newRow("mul height") << "{name: a, type: pool, inputs: [x], kernel: 2, stride: 2}|"
+                                       "{name: s, type: mul, inputs: [x, a]}"
+                                    << "layer 's': inputs disagree in height (8 vs 4)";
+        QTest::newRow("add one input") << "{name: s, type: add, inputs: [x]}"
+                                       << "layer 's': add layer takes 2 to 4096 input(s), got 1";
         QTest::newRow("concat spatial")
             << "{name: a, type: pool, inputs: [x], kernel: 2, stride: 2}|"
                "{name: s, type: concat, inputs: [x, a]}"
@@ -288,7 +291,8 @@ private slots:
         QFETCH(QString, message);
         std::string t = "format: layerfuse/network@1\nname: t\ninputs:\n"
                         "  - {name: x, channels: 64, height: 8, width: 8}\nlayers:\n";
-        for (const QString& l : layers.split('|')) t += "  - " + l.toStdString() + "\n";
+        for (const QString& l : layers.split('|'))
+            t += "  - " + l.toStdString() + "\n";
         auto r = tryNetwork(t);
         QVERIFY(!r.ok());
         QCOMPARE(QString::fromStdString(r.error().message), message);
@@ -358,17 +362,17 @@ private slots:
         QVERIFY(!r.ok());
         QCOMPARE(r.error().message,
                  std::string("'flat' (flatten/reshape) is only supported in front of an fc layer"));
-        QCOMPARE(r.error().line, 7);  // the flatten entry
+        QCOMPARE(r.error().line, 7); // the flatten entry
         QCOMPARE(r.error().column, 5);
     }
 
     void flattenThroughFoldsIntoFcAccepted() {
-        auto r = tryNetwork(netYaml(
-            {"{name: x, channels: 3, height: 8, width: 8}"},
-            {"{name: conv, type: conv, inputs: [x], out_channels: 4, kernel: 1}",
-             "{name: flat, type: flatten, inputs: [conv]}",
-             "{name: drop, type: dropout, inputs: [flat]}",
-             "{name: fc, type: fc, inputs: [drop], out_features: 2}"}));
+        auto r =
+            tryNetwork(netYaml({"{name: x, channels: 3, height: 8, width: 8}"},
+                               {"{name: conv, type: conv, inputs: [x], out_channels: 4, kernel: 1}",
+                                "{name: flat, type: flatten, inputs: [conv]}",
+                                "{name: drop, type: dropout, inputs: [flat]}",
+                                "{name: fc, type: fc, inputs: [drop], out_features: 2}"}));
         QVERIFY_OK(r);
         QCOMPARE(r->size(), 3);
     }
@@ -399,7 +403,8 @@ private slots:
         QFETCH(int, line);
         std::string t = "format: layerfuse/network@1\nname: t\ninputs:\n"
                         "  - {name: x, channels: 1, height: 4, width: 4}\nlayers:\n";
-        for (const QString& l : layers.split('|')) t += "  - " + l.toStdString() + "\n";
+        for (const QString& l : layers.split('|'))
+            t += "  - " + l.toStdString() + "\n";
         auto r = tryNetwork(t);
         QVERIFY(!r.ok());
         QCOMPARE(QString::fromStdString(r.error().message), message);
@@ -451,11 +456,16 @@ private slots:
         QTest::addColumn<QString>("beforeHead");
         QTest::addColumn<double>("gmacs");
         QTest::addColumn<double>("tolerance");
-        QTest::newRow("vgg16") << "vgg16" << "512x7x7" << 15.47 << 0.01;
-        QTest::newRow("resnet18") << "resnet18" << "512x7x7" << 1.82 << 0.02;
-        QTest::newRow("resnet50") << "resnet50" << "2048x7x7" << 4.09 << 0.02;
-        QTest::newRow("resnet152") << "resnet152" << "2048x7x7" << 11.51 << 0.02;
-        QTest::newRow("mobilenetv2") << "mobilenetv2" << "1280x7x7" << 0.30 << 0.03;
+        QTest::newRow("vgg16") << "vgg16"
+                               << "512x7x7" << 15.47 << 0.01;
+        QTest::newRow("resnet18") << "resnet18"
+                                  << "512x7x7" << 1.82 << 0.02;
+        QTest::newRow("resnet50") << "resnet50"
+                                  << "2048x7x7" << 4.09 << 0.02;
+        QTest::newRow("resnet152") << "resnet152"
+                                   << "2048x7x7" << 11.51 << 0.02;
+        QTest::newRow("mobilenetv2") << "mobilenetv2"
+                                     << "1280x7x7" << 0.30 << 0.03;
     }
     void bundledNetworks() {
         QFETCH(QString, name);
@@ -476,7 +486,8 @@ private slots:
         QCOMPARE(QString::fromStdString(shapeText(n.inputShape(head))), beforeHead);
         QCOMPARE(shapeText(n.layers().back().out), std::string("1000x1x1"));
         int64_t macs = 0;
-        for (LayerId id : n.computeIds()) macs += layerMacs(layerDims(n, id));
+        for (LayerId id : n.computeIds())
+            macs += layerMacs(layerDims(n, id));
         const double g = double(macs) / 1e9;
         QVERIFY2(std::abs(g - gmacs) <= tolerance * gmacs,
                  qPrintable(QString("%1 GMACs, expected %2").arg(g).arg(gmacs)));
@@ -510,7 +521,7 @@ private slots:
         QCOMPARE(d.G, 1);
         QCOMPARE(d.in_w, 18);
         QCOMPARE(layerMacs(d), 36864);  // 16*16*4*4*9
-        QCOMPARE(layerWeights(d), 144);  // 4*4*9
+        QCOMPARE(layerWeights(d), 144); // 4*4*9
         // conv1: 18*18*4*3*9
         QCOMPARE(layerMacs(layerDims(n, n.find("conv1"))), 34992);
 
@@ -519,15 +530,15 @@ private slots:
         QCOMPARE(d.G, 4);
         QCOMPARE(d.DiPerGroup(), 2);
         QCOMPARE(d.DzPerGroup(), 4);
-        QCOMPARE(layerMacs(d), 28800);   // 10*10*16*2*9
-        QCOMPARE(layerWeights(d), 288);  // 16*2*9
+        QCOMPARE(layerMacs(d), 28800);  // 10*10*16*2*9
+        QCOMPARE(layerWeights(d), 288); // 16*2*9
 
         // Depthwise 3x3 s2: 5x5 output, one input channel per output.
         d = layerDims(n, n.find("dw"));
         QCOMPARE(d.Dx, 5);
         QCOMPARE(d.G, 8);
         QCOMPARE(d.Sx, 2);
-        QCOMPARE(layerMacs(d), 1800);  // 5*5*8*1*9
+        QCOMPARE(layerMacs(d), 1800); // 5*5*8*1*9
         QCOMPARE(layerWeights(d), 72);
 
         // fc: kernel spans the 7x7 input (MODELS.md §1).
@@ -538,7 +549,7 @@ private slots:
         QCOMPARE(d.Dn, 7);
         QCOMPARE(d.Di, 512);
         QCOMPARE(d.Dz, 4096);
-        QCOMPARE(layerMacs(d), int64_t(102760448));  // 4096*512*49
+        QCOMPARE(layerMacs(d), int64_t(102760448)); // 4096*512*49
 
         // Pool: no weights, no MACs; ops = compares over the 3x3 window.
         d = layerDims(n, n.find("pool"));
@@ -550,10 +561,10 @@ private slots:
         QVERIFY(!d.weights);
         QCOMPARE(layerMacs(d), 0);
         QCOMPARE(layerWeights(d), 0);
-        QCOMPARE(layerOps(n, n.find("pool")), int64_t(1806336));  // 56*56*64*9
+        QCOMPARE(layerOps(n, n.find("pool")), int64_t(1806336)); // 56*56*64*9
         // Input window clipped to the real input: 112 rows, not 114 with padding.
         QCOMPARE(d.windowY(56), 112);
-        QCOMPARE(d.windowY(2), 5);  // (2-1)*2 + 3
+        QCOMPARE(d.windowY(2), 5); // (2-1)*2 + 3
     }
 };
 

@@ -17,7 +17,8 @@ namespace {
 
 std::vector<std::string> namesOf(const Network& n, const std::vector<LayerId>& ids) {
     std::vector<std::string> out;
-    for (LayerId id : ids) out.push_back(n.layer(id).name);
+    for (LayerId id : ids)
+        out.push_back(n.layer(id).name);
     return out;
 }
 
@@ -42,18 +43,21 @@ const char* const kDagLayers[] = {
 std::string dagYaml(const std::vector<int>& order) {
     std::string t = "format: layerfuse/network@1\nname: dag\ninputs:\n"
                     "  - {name: in, channels: 4, height: 8, width: 8}\nlayers:\n";
-    for (int k : order) t += std::string("  - ") + kDagLayers[k] + "\n";
+    for (int k : order)
+        t += std::string("  - ") + kDagLayers[k] + "\n";
     return t;
 }
 
-Network dag() { return lf::test::networkFromYaml(dagYaml({0, 1, 2, 3, 4, 5, 6, 7, 8})); }
+Network dag() {
+    return lf::test::networkFromYaml(dagYaml({0, 1, 2, 3, 4, 5, 6, 7, 8}));
+}
 
-}  // namespace
+} // namespace
 
 class TestNetworkDag : public QObject {
     Q_OBJECT
 
-private slots:
+  private slots:
     // --- DAG utilities -------------------------------------------------------------------
     void reachability() {
         const Network n = dag();
@@ -101,7 +105,8 @@ private slots:
     void sequencesOfHandDrawnDag() {
         const Network n = dag();
         std::vector<std::vector<std::string>> got;
-        for (const auto& s : sequences(n)) got.push_back(namesOf(n, s));
+        for (const auto& s : sequences(n))
+            got.push_back(namesOf(n, s));
         const std::vector<std::vector<std::string>> want = {
             {"a", "b", "c"}, {"d", "e"}, {"f"}, {"g", "h", "i"}};
         QCOMPARE(got, want);
@@ -110,16 +115,17 @@ private slots:
     // ConvFusion Fig. 4: A -> B -> C -> D -> E -> F with a residual A -> F: the sequence is
     // [B, C, D, E]; A (fork) and F (join) stand alone.
     void sequencesConvFusionFig4() {
-        const Network n = lf::test::networkFromYaml(netYaml(
-            {"{name: x, channels: 4, height: 8, width: 8}"},
-            {"{name: A, type: conv, inputs: [x], out_channels: 4, kernel: 1}",
-             "{name: B, type: conv, inputs: [A], out_channels: 4, kernel: 1}",
-             "{name: C, type: conv, inputs: [B], out_channels: 4, kernel: 1}",
-             "{name: D, type: conv, inputs: [C], out_channels: 4, kernel: 1}",
-             "{name: E, type: conv, inputs: [D], out_channels: 4, kernel: 1}",
-             "{name: F, type: add, inputs: [E, A]}"}));
+        const Network n = lf::test::networkFromYaml(
+            netYaml({"{name: x, channels: 4, height: 8, width: 8}"},
+                    {"{name: A, type: conv, inputs: [x], out_channels: 4, kernel: 1}",
+                     "{name: B, type: conv, inputs: [A], out_channels: 4, kernel: 1}",
+                     "{name: C, type: conv, inputs: [B], out_channels: 4, kernel: 1}",
+                     "{name: D, type: conv, inputs: [C], out_channels: 4, kernel: 1}",
+                     "{name: E, type: conv, inputs: [D], out_channels: 4, kernel: 1}",
+                     "{name: F, type: add, inputs: [E, A]}"}));
         std::vector<std::vector<std::string>> got;
-        for (const auto& s : sequences(n)) got.push_back(namesOf(n, s));
+        for (const auto& s : sequences(n))
+            got.push_back(namesOf(n, s));
         const std::vector<std::vector<std::string>> want = {{"A"}, {"B", "C", "D", "E"}, {"F"}};
         QCOMPARE(got, want);
     }
@@ -128,14 +134,15 @@ private slots:
         const Network n = dag();
         auto W = [&](std::initializer_list<const char*> names) {
             std::vector<LayerId> ids;
-            for (const char* s : names) ids.push_back(n.find(s));
+            for (const char* s : names)
+                ids.push_back(n.find(s));
             return isWeaklyConnected(n, ids);
         };
         QVERIFY(W({"a"}));
         QVERIFY(W({"a", "b", "c"}));
-        QVERIFY(W({"c", "d", "f"}));  // through the fork
-        QVERIFY(W({"e", "f", "g"}));  // through the join
-        QVERIFY(!W({"a", "c"}));      // b missing
+        QVERIFY(W({"c", "d", "f"})); // through the fork
+        QVERIFY(W({"e", "f", "g"})); // through the join
+        QVERIFY(!W({"a", "c"}));     // b missing
         QVERIFY(!W({"d", "e", "f"}));
         QVERIFY(!W({"d", "i"}));
         QVERIFY(!isWeaklyConnected(n, {}));
@@ -147,7 +154,8 @@ private slots:
         const Network n = dag();
         auto C = [&](std::initializer_list<const char*> names, LayerId* via) {
             std::vector<LayerId> ids;
-            for (const char* s : names) ids.push_back(n.find(s));
+            for (const char* s : names)
+                ids.push_back(n.find(s));
             return fusingCreatesCycle(n, ids, via);
         };
         LayerId via = kNoLayer;
@@ -177,8 +185,10 @@ private slots:
         QCOMPARE(n.size(), 10);
         for (LayerId id = 0; id < n.size(); ++id) {
             QCOMPARE(n.find(n.layer(id).name), id);
-            for (LayerId p : n.layer(id).inputs) QVERIFY(p < id);
-            for (LayerId s : n.successors(id)) QVERIFY(s > id);
+            for (LayerId p : n.layer(id).inputs)
+                QVERIFY(p < id);
+            for (LayerId s : n.successors(id))
+                QVERIFY(s > id);
         }
         QCOMPARE(n.layer(0).name, std::string("in"));
         QCOMPARE(n.inputIds(), std::vector<LayerId>{0});

@@ -13,7 +13,7 @@ using namespace lf;
 
 class TestTilePyramid : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void threeLayer3x3Extents();
     void overlapsRecomputedOrReused();
     void stridedAndPaddedLayers();
@@ -33,7 +33,7 @@ Schedule l3netGroup(const Network& net, const Hardware& hw, Strategy st, int64_t
     normalize(s, net);
     return s;
 }
-}  // namespace
+} // namespace
 
 void TestTilePyramid::threeLayer3x3Extents() {
     // L3Net: 22×22×3 → conv1 20×20×4 → conv2 18×18×4 → conv3 16×16×4, all 3×3 stride 1.
@@ -51,7 +51,7 @@ void TestTilePyramid::threeLayer3x3Extents() {
     }
     QCOMPARE(p.tiles_x, 4);
     QCOMPARE(p.steps(), 16);
-    const PyramidStep s5 = p.step(5);  // tile (1, 1)
+    const PyramidStep s5 = p.step(5); // tile (1, 1)
     QCOMPARE(s5.tx, 1);
     QCOMPARE(s5.ty, 1);
     QCOMPARE(s5.levels[3].region, (Rect{4, 4, 4, 4}));
@@ -62,7 +62,8 @@ void TestTilePyramid::threeLayer3x3Extents() {
 void TestTilePyramid::overlapsRecomputedOrReused() {
     const Network net = test::bundledNetwork("l3net");
     const Hardware hw = test::bundledHardware("convfusion-40nm");
-    // Step 1 (tile (1,0)): conv2's region x ∈ [4,10) overlaps the previous [0,6) in 2 columns × 6 rows.
+    // Step 1 (tile (1,0)): conv2's region x ∈ [4,10) overlaps the previous [0,6) in 2 columns × 6
+    // rows.
     const TilePyramid rec = tilePyramid(net, hw, l3netGroup(net, hw, Strategy::recompute, 4), 0);
     const PyramidStep s1 = rec.step(1);
     QCOMPARE(s1.levels[2].overlap_left, (Rect{4, 0, 2, 6}));
@@ -115,20 +116,24 @@ void TestTilePyramid::largestRegionsMatchAllSteps() {
     std::mt19937 rng(5);
     const Hardware hw = test::bundledHardware("convfusion-40nm");
     for (int trial = 0; trial < 40; ++trial) {
-        std::string y = "format: layerfuse/network@1\nname: r\ninputs:\n  - {name: in, channels: 2, height: 40, width: 33}\nlayers:\n";
+        std::string y = "format: layerfuse/network@1\nname: r\ninputs:\n  - {name: in, channels: "
+                        "2, height: 40, width: 33}\nlayers:\n";
         const int depth = 2 + int(rng() % 5);
         std::string prev = "in";
         for (int k = 0; k < depth; ++k) {
             const int kern = 1 + int(rng() % 3), stride = 1 + int(rng() % 2), pad = int(rng() % 2);
-            y += "  - {name: c" + std::to_string(k) + ", type: conv, inputs: [" + prev + "], out_channels: 2, kernel: " +
-                 std::to_string(kern) + ", stride: " + std::to_string(stride) + ", padding: " + std::to_string(pad) + "}\n";
+            y += "  - {name: c" + std::to_string(k) + ", type: conv, inputs: [" + prev +
+                 "], out_channels: 2, kernel: " + std::to_string(kern) +
+                 ", stride: " + std::to_string(stride) + ", padding: " + std::to_string(pad) +
+                 "}\n";
             prev = "c" + std::to_string(k);
         }
         const Network net = test::networkFromYaml(y);
         std::vector<LayerId> ids(net.computeIds().begin(), net.computeIds().end());
         Schedule s = test::fused(defaultSchedule(net, hw), net, ids, Strategy::reuse, "all");
         const Layer& last = net.layer(ids.back());
-        s.groups[0].out_tile = OutputTile{1 + int64_t(rng() % uint64_t(last.out.h)), 1 + int64_t(rng() % uint64_t(last.out.w))};
+        s.groups[0].out_tile = OutputTile{1 + int64_t(rng() % uint64_t(last.out.h)),
+                                          1 + int64_t(rng() % uint64_t(last.out.w))};
         const TilePyramid p = tilePyramid(net, hw, s, 0);
         std::vector<int64_t> w(p.levels.size(), 0), h(p.levels.size(), 0);
         for (int k = 0; k < p.steps(); ++k) {

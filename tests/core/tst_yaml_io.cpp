@@ -72,12 +72,12 @@ struct LocaleGuard {
     }
 };
 
-}  // namespace
+} // namespace
 
 class TestYamlIo : public QObject {
     Q_OBJECT
 
-private slots:
+  private slots:
     void canonicalNetworkIsFixedPoint() {
         QString err;
         const std::string out = roundTripNetwork(kNet(), &err);
@@ -112,7 +112,7 @@ private slots:
         QCOMPARE(dw.pad_l, 0);
         QCOMPARE(dw.pad_b, 1);
         QCOMPARE(dw.pad_r, 2);
-        QCOMPARE(lf::test::shapeText(dw.out), std::string("32x16x14"));  // w 14+0+2-3+1
+        QCOMPARE(lf::test::shapeText(dw.out), std::string("32x16x14")); // w 14+0+2-3+1
         const Layer& pool = n.layer(n.find("pool"));
         QVERIFY(pool.ceil_mode);
         QCOMPARE(int(pool.pool_mode), int(PoolMode::avg));
@@ -158,12 +158,18 @@ private slots:
         QTest::addColumn<int>("l");
         QTest::addColumn<int>("b");
         QTest::addColumn<int>("r");
-        QTest::newRow("one value") << "2" << "[2, 2]" << 2 << 2 << 2 << 2;
-        QTest::newRow("one-element list") << "[2]" << "[2, 2]" << 2 << 2 << 2 << 2;
-        QTest::newRow("[tb, lr]") << "[1, 3]" << "[1, 3]" << 1 << 3 << 1 << 3;
-        QTest::newRow("[t, l, b, r]") << "[1, 2, 3, 4]" << "[1, 2, 3, 4]" << 1 << 2 << 3 << 4;
-        QTest::newRow("[t, l, b, r] symmetric") << "[1, 2, 1, 2]" << "[1, 2]" << 1 << 2 << 1 << 2;
-        QTest::newRow("zero") << "[0, 0, 0, 0]" << "" << 0 << 0 << 0 << 0;
+        QTest::newRow("one value") << "2"
+                                   << "[2, 2]" << 2 << 2 << 2 << 2;
+        QTest::newRow("one-element list") << "[2]"
+                                          << "[2, 2]" << 2 << 2 << 2 << 2;
+        QTest::newRow("[tb, lr]") << "[1, 3]"
+                                  << "[1, 3]" << 1 << 3 << 1 << 3;
+        QTest::newRow("[t, l, b, r]") << "[1, 2, 3, 4]"
+                                      << "[1, 2, 3, 4]" << 1 << 2 << 3 << 4;
+        QTest::newRow("[t, l, b, r] symmetric") << "[1, 2, 1, 2]"
+                                                << "[1, 2]" << 1 << 2 << 1 << 2;
+        QTest::newRow("zero") << "[0, 0, 0, 0]"
+                              << "" << 0 << 0 << 0 << 0;
     }
     void paddingForms() {
         QFETCH(QString, padding);
@@ -184,9 +190,11 @@ private slots:
         QCOMPARE(c.pad_b, b);
         QCOMPARE(c.pad_r, r);
         const std::string out = writeNetworkYaml(*n);
-        if (written.isEmpty()) QVERIFY(out.find("padding") == std::string::npos);
-        else QVERIFY2(out.find("    padding: " + written.toStdString() + "\n") != std::string::npos,
-                      out.c_str());
+        if (written.isEmpty())
+            QVERIFY(out.find("padding") == std::string::npos);
+        else
+            QVERIFY2(out.find("    padding: " + written.toStdString() + "\n") != std::string::npos,
+                     out.c_str());
         QString err;
         QCOMPARE_TEXT(roundTripNetwork(out, &err), out);
     }
@@ -195,12 +203,15 @@ private slots:
     // as the same text.
     void awkwardNames_data() {
         QTest::addColumn<QString>("name");
-        for (const char* s : {"yes", "no", "on", "off", "y", "n", "true", "False", "NULL", "~",
-                              "010", "0x1F", "1e3", "-1", "+5", ".5", ".inf", "-.inf", ".nan",
-                              "a: b", "a #b", "-", "- x", "[x]", "{x}", "*ref", "&anc", "!tag",
-                              "%dir", "@at", "`tick", "'single'", "\"double\"", "back\\slash",
-                              " lead", "trail ", "two  spaces", "tab\there", "line\nbreak",
-                              "µ-conv", "层", "?", "?x", ":x", "x:", "|", ">", "#"})
+        for (const char* s :
+             {"yes",         "no",        "on",          "off",         "y",     "n",
+              "true",        "False",     "NULL",        "~",           "010",   "0x1F",
+              "1e3",         "-1",        "+5",          ".5",          ".inf",  "-.inf",
+              ".nan",        "a: b",      "a #b",        "-",           "- x",   "[x]",
+              "{x}",         "*ref",      "&anc",        "!tag",        "%dir",  "@at",
+              "`tick",       "'single'",  "\"double\"",  "back\\slash", " lead", "trail ",
+              "two  spaces", "tab\there", "line\nbreak", "µ-conv",      "层",    "?",
+              "?x",          ":x",        "x:",          "|",           ">",     "#"})
             QTest::newRow(QString::fromUtf8(s).replace('\n', "\\n").replace('\t', "\\t").toUtf8())
                 << QString::fromUtf8(s);
     }
@@ -302,7 +313,8 @@ private slots:
         QTest::addColumn<QString>("written");
         QTest::newRow("constant") << "{model: constant, pj_per_access: 26.70}"
                                   << "{model: constant, pj_per_access: 26.7}";
-        QTest::newRow("constant default") << "{}" << "{model: constant, pj_per_access: 0}";
+        QTest::newRow("constant default") << "{}"
+                                          << "{model: constant, pj_per_access: 0}";
         QTest::newRow("sqrt") << "{model: sqrt, a: 0.0120, b: 4.61}"
                               << "{model: sqrt, a: 0.012, b: 4.61}";
     }
@@ -357,7 +369,7 @@ private slots:
         LocaleGuard guard;
         const QString why = lf::test::switchToLocale(LC_ALL, "de_DE.UTF-8", "de_DE", "UTF-8");
         QVERIFY2(why.isEmpty(), qPrintable(why));
-        QCOMPARE(std::localeconv()->decimal_point[0], ',');  // the locale is really in effect
+        QCOMPARE(std::localeconv()->decimal_point[0], ','); // the locale is really in effect
         QString err;
         QCOMPARE_TEXT(roundTripHardware(kHw(), &err), kHw());
         QVERIFY2(err.isEmpty(), qPrintable(err));
@@ -392,9 +404,10 @@ private slots:
         hw.description = "São Tomé";
         const std::string inC = writeHardwareYaml(hw);
         LocaleGuard guard;
-        const QString why = lf::test::switchToLocale(LC_ALL, "de_DE.ISO-8859-1", "de_DE", "ISO-8859-1");
+        const QString why =
+            lf::test::switchToLocale(LC_ALL, "de_DE.ISO-8859-1", "de_DE", "ISO-8859-1");
         QVERIFY2(why.isEmpty(), qPrintable(why));
-        QVERIFY(std::isalnum(0xFC));  // the locale is really in effect: 'ü' is a letter
+        QVERIFY(std::isalnum(0xFC)); // the locale is really in effect: 'ü' is a letter
         QCOMPARE_TEXT(writeHardwareYaml(hw), inC);
     }
 

@@ -27,7 +27,9 @@ std::string netYaml(std::initializer_list<std::string_view> inputs,
     return t;
 }
 
-Result<Network> tryNetwork(const std::string& yaml) { return readNetworkYaml(yaml, "t.net.yaml"); }
+Result<Network> tryNetwork(const std::string& yaml) {
+    return readNetworkYaml(yaml, "t.net.yaml");
+}
 
 std::string shapeText(const Shape& s) {
     return std::to_string(s.c) + "x" + std::to_string(s.h) + "x" + std::to_string(s.w);
@@ -65,4 +67,4 @@ QString writeTempFile(const QString& name, const std::string& bytes) {
     return path;
 }
 
-}  // namespace lf::test
+} // namespace lf::test

@@ -6,8 +6,8 @@
 
 #include <QString>
 
-#include <string>
 #include <initializer_list>
+#include <string>
 #include <string_view>
 
 namespace lf::test {
@@ -34,16 +34,16 @@ std::string readBytes(const QString& path);
 // A temporary file holding `bytes` under the test's temporary directory; returns its path.
 QString writeTempFile(const QString& name, const std::string& bytes);
 
-}  // namespace lf::test
+} // namespace lf::test
 
 // QVERIFY that a Result holds a value, printing its error otherwise.
-#define QVERIFY_OK(result) \
+#define QVERIFY_OK(result)                                                                         \
     QVERIFY2((result).ok(), (result).ok() ? "" : (result).error().toString().c_str())
 
 // QCOMPARE for multi-line texts that prints the first line where they differ.
-#define QCOMPARE_TEXT(actual, expected)                                                      \
-    do {                                                                                     \
-        const std::string lfActual_ = (actual), lfExpected_ = (expected);                  \
-        QVERIFY2(lfActual_ == lfExpected_,                                                   \
-                 lf::test::firstDifference(lfActual_, lfExpected_).c_str());               \
+#define QCOMPARE_TEXT(actual, expected)                                                            \
+    do {                                                                                           \
+        const std::string lfActual_ = (actual), lfExpected_ = (expected);                          \
+        QVERIFY2(lfActual_ == lfExpected_,                                                         \
+                 lf::test::firstDifference(lfActual_, lfExpected_).c_str());                       \
     } while (false)

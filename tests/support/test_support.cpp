@@ -33,15 +33,23 @@ Network networkFromYaml(const std::string& yaml) {
     return *r;
 }
 
-QString testData(const QString& rel) { return QStringLiteral(LAYERFUSE_TEST_DATA_DIR "/") + rel; }
+QString testData(const QString& rel) {
+    return QStringLiteral(LAYERFUSE_TEST_DATA_DIR "/") + rel;
+}
 
-QString cliPath() { return QStringLiteral(LAYERFUSE_CLI_PATH); }
+QString cliPath() {
+    return QStringLiteral(LAYERFUSE_CLI_PATH);
+}
 
-Schedule fused(Schedule s, const Network& net, std::vector<LayerId> layers, Strategy strategy, const std::string& name) {
+Schedule fused(Schedule s, const Network& net, std::vector<LayerId> layers, Strategy strategy,
+               const std::string& name) {
     std::sort(layers.begin(), layers.end());
     for (FusionGroup& g : s.groups)
         g.layers.erase(std::remove_if(g.layers.begin(), g.layers.end(),
-                                      [&](LayerId id) { return std::binary_search(layers.begin(), layers.end(), id); }),
+                                      [&](LayerId id) {
+                                          return std::binary_search(layers.begin(), layers.end(),
+                                                                    id);
+                                      }),
                        g.layers.end());
     FusionGroup g;
     g.name = name;
@@ -73,25 +81,29 @@ QString switchToLocale(int category, const char* name, const char* source, const
     const QString target = root + QLatin1Char('/') + QString::fromLatin1(name);
     if (!QFileInfo::exists(target + QStringLiteral("/LC_CTYPE"))) {
         // Built under a unique name and renamed into place: tests run in parallel.
-        const QString tmp = root + QStringLiteral("/.tmp-") + QUuid::createUuid().toString(QUuid::Id128);
+        const QString tmp =
+            root + QStringLiteral("/.tmp-") + QUuid::createUuid().toString(QUuid::Id128);
         if (!QDir().mkpath(tmp)) return QStringLiteral("cannot create %1").arg(tmp);
         QProcess localedef;
         localedef.setProcessChannelMode(QProcess::MergedChannels);
-        localedef.start(QStringLiteral("localedef"), {QStringLiteral("-i"), QString::fromLatin1(source),
-                                                      QStringLiteral("-f"), QString::fromLatin1(charmap), tmp});
+        localedef.start(QStringLiteral("localedef"),
+                        {QStringLiteral("-i"), QString::fromLatin1(source), QStringLiteral("-f"),
+                         QString::fromLatin1(charmap), tmp});
         const bool finished = localedef.waitForFinished(120000);
         const QString output = QString::fromLocal8Bit(localedef.readAll()).trimmed();
         // localedef exits 1 on warnings yet writes a usable locale; the files decide.
         if (!finished || !QFileInfo::exists(tmp + QStringLiteral("/LC_CTYPE"))) {
             QDir(tmp).removeRecursively();
-            return QStringLiteral("localedef -i %1 -f %2 failed (is the `locales` package installed?): %3")
+            return QStringLiteral(
+                       "localedef -i %1 -f %2 failed (is the `locales` package installed?): %3")
                 .arg(QString::fromLatin1(source), QString::fromLatin1(charmap), output);
         }
-        if (!QDir().rename(tmp, target)) QDir(tmp).removeRecursively();  // another test was first
+        if (!QDir().rename(tmp, target)) QDir(tmp).removeRecursively(); // another test was first
     }
     qputenv("LOCPATH", root.toLocal8Bit());
     if (std::setlocale(category, name)) return {};
-    return QStringLiteral("setlocale(%1) failed even with LOCPATH=%2").arg(QString::fromLatin1(name), root);
+    return QStringLiteral("setlocale(%1) failed even with LOCPATH=%2")
+        .arg(QString::fromLatin1(name), root);
 }
 
-}  // namespace lf::test
+} // namespace lf::test

@@ -24,8 +24,8 @@ QString cliPath();
 
 // The schedule with the given layers fused into one group named `name` (all other groups
 // kept, normalized).
-Schedule fused(Schedule s, const Network& net, std::vector<LayerId> layers, Strategy strategy = Strategy::recompute,
-               const std::string& name = "seg");
+Schedule fused(Schedule s, const Network& net, std::vector<LayerId> layers,
+               Strategy strategy = Strategy::recompute, const std::string& name = "seg");
 // L2Net's two convolutions fused under recompute, every array at the tile level: conv2 with
 // T = 4 everywhere, conv1 with full tiles — the segment of MODELS.md §4 the tests compute
 // by hand (conv1 runs 16 times on a 6×6×4 tile).
@@ -38,4 +38,4 @@ Schedule l2netRecomputeSegment(const Network& net, const Hardware& hw);
 // string on success, else why it could not be done.
 QString switchToLocale(int category, const char* name, const char* source, const char* charmap);
 
-}  // namespace lf::test
+} // namespace lf::test

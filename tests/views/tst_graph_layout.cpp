@@ -150,21 +150,23 @@ class TestGraphLayout : public QObject {
                 }
             }
             for (const auto& [tail, n] : outEdges)
-                QVERIFY2(labels[tail] == 1, qPrintable(QStringLiteral("%1 has %2 labels on %3 edges")
-                                                           .arg(QString::fromStdString(st.network.layer(tail).name))
-                                                           .arg(labels[tail])
-                                                           .arg(n)));
+                QVERIFY2(labels[tail] == 1,
+                         qPrintable(QStringLiteral("%1 has %2 labels on %3 edges")
+                                        .arg(QString::fromStdString(st.network.layer(tail).name))
+                                        .arg(labels[tail])
+                                        .arg(n)));
         };
         QVERIFY(scene.setState(st).error.isEmpty());
         const LayerId maxpool = st.network.find("maxpool");
         QCOMPARE(std::count_if(scene.edges().begin(), scene.edges().end(),
                                [&](const EdgeItem* e) { return e->tail() == maxpool; }),
-                 std::ptrdiff_t(2));  // the fan-out this is about
+                 std::ptrdiff_t(2)); // the fan-out this is about
         check();
         if (QTest::currentTestFailed()) return;
-        st.schedule = test::fused(st.schedule, st.network,
-                                  {maxpool, st.network.find("layer1.0.conv1"), st.network.find("layer1.0.conv2"),
-                                   st.network.find("layer1.0.add")});
+        st.schedule =
+            test::fused(st.schedule, st.network,
+                        {maxpool, st.network.find("layer1.0.conv1"),
+                         st.network.find("layer1.0.conv2"), st.network.find("layer1.0.add")});
         const auto u = scene.setState(st);
         QVERIFY(u.error.isEmpty() && u.relaidOut);
         check();

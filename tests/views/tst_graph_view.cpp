@@ -13,9 +13,9 @@
 #include <QFile>
 #include <QGuiApplication>
 #include <QImage>
-#include <QScreen>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QScreen>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -201,11 +201,12 @@ class TestGraphView : public QObject {
                                     Strategy::recompute, "g" + std::to_string(k++));
         }
         bool applied = false;
-        QVERIFY(s.waitFor([&] { applied = s.w.document()->setSchedule(sched, QStringLiteral("fuse")).ok; }));
+        QVERIFY(s.waitFor(
+            [&] { applied = s.w.document()->setSchedule(sched, QStringLiteral("fuse")).ok; }));
         QVERIFY(applied);
         QVERIFY(std::abs(s.view()->verticalScrollBar()->value() - scrollBefore) > 20);
         QVERIFY((s.at(anchor) - before).manhattanLength() <= 2);
-        QTest::qWait(100);  // the queued paint events reach the backing store
+        QTest::qWait(100); // the queued paint events reach the backing store
         const QRect inWindow(s.viewport()->mapTo(&s.w, QPoint(0, 0)), s.viewport()->size());
         const QImage shown = QGuiApplication::primaryScreen()
                                  ->grabWindow(s.w.winId(), inWindow.x(), inWindow.y(),
@@ -218,7 +219,8 @@ class TestGraphView : public QObject {
         for (int y = 0; y < shown.height(); ++y)
             for (int x = 0; x < shown.width(); ++x)
                 if (shown.pixel(x, y) != fresh.pixel(x, y)) ++differing;
-        QVERIFY2(differing == 0, qPrintable(QStringLiteral("%1 pixels differ from a fresh paint").arg(differing)));
+        QVERIFY2(differing == 0,
+                 qPrintable(QStringLiteral("%1 pixels differ from a fresh paint").arg(differing)));
     }
 
     void colourByHeatmapWithLegend() {

@@ -66,7 +66,7 @@ CanvasTheme CanvasTheme::fromPalette(const QPalette& p) {
     t.barTrack = t.dark ? QColor(0x45, 0x4c, 0x57) : QColor(0xdd, 0xe2, 0xe8);
     t.barFill = t.dark ? QColor(0x4c, 0xaf, 0x7d) : QColor(0x2e, 0x9d, 0x62);
     t.dropTarget = t.selection;
-    t.highlight = t.dark ? QColor(255, 183, 77) : QColor(230, 126, 0);  // amber: "differs from A"
+    t.highlight = t.dark ? QColor(255, 183, 77) : QColor(230, 126, 0); // amber: "differs from A"
     return t;
 }
 

@@ -43,7 +43,7 @@ class NodeItem : public QGraphicsItem {
         bool invalid = false;             // its group breaks a rule (flagged, not refused)
         std::optional<double> fill_ratio; // buffer use / capacity of its (singleton) group
         bool dropTarget = false;
-        bool highlighted = false;         // its group differs from a compared schedule
+        bool highlighted = false; // its group differs from a compared schedule
     };
     void setLook(const Look& look);
     const Look& look() const { return look_; }

@@ -303,8 +303,9 @@ void GraphScene::labelEdges() {
         if (!best || e->labelAnchor().x() < best->labelAnchor().x()) best = e;
     }
     for (EdgeItem* e : edges_)
-        e->setLabel(labelled[size_t(e->tail())] == e ? tensorBytesText(net, state_.hardware, e->tail())
-                                                     : QString());
+        e->setLabel(labelled[size_t(e->tail())] == e
+                        ? tensorBytesText(net, state_.hardware, e->tail())
+                        : QString());
 }
 
 void GraphScene::setHighlightedGroups(const std::vector<int>& groups) {
