@@ -1,10 +1,8 @@
+#include "cli_output.h"
 #include "commands.h"
 #include "onnx_options.h"
 
 #include "io/network_yaml.h"
-
-#include <fstream>
-#include <iostream>
 
 namespace lf::cli {
 
@@ -24,17 +22,7 @@ Runner addConvertCommand(CLI::App& app) {
             printError(net.error().toString());
             return int(kBadInput);
         }
-        const std::string text = writeNetworkYaml(*net);
-        if (*out == "-") {
-            std::cout << text;
-            return int(kOk);
-        }
-        std::ofstream f(*out, std::ios::binary | std::ios::trunc);
-        if (!f || !(f << text) || !f.flush()) {
-            printError(*out + ": cannot write file");
-            return int(kBadInput);
-        }
-        return int(kOk);
+        return writeOutput(*out, writeNetworkYaml(*net)) ? int(kOk) : int(kBadInput);
     };
 }
 

@@ -1,5 +1,6 @@
 // `layerfuse-cli explore` — the Pareto front of a network (ConvFusion §V-A; docs/MODELS.md
 // §10, docs/INTERFACES.md): CSV of the front and, optionally, every point's schedule.
+#include "cli_output.h"
 #include "commands.h"
 #include "onnx_options.h"
 
@@ -14,7 +15,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -29,16 +29,6 @@ std::function<void(double, const std::string&)> stderrProgress(const std::string
         std::fflush(stderr);
     };
 }
-
-namespace {
-
-bool writeFile(const std::string& path, const std::string& text) {
-    std::ofstream f(path, std::ios::binary);
-    f << text;
-    return bool(f);
-}
-
-} // namespace
 
 Runner addExploreCommand(CLI::App& app) {
     struct Opts {
@@ -136,20 +126,10 @@ Runner addExploreCommand(CLI::App& app) {
                 char name[64];
                 std::snprintf(name, sizeof name, "point-%04zu.sched.yaml", k);
                 const std::string path = (std::filesystem::path(o->saveDir) / name).string();
-                if (!writeFile(path, writeScheduleYaml(*net, *hw, s, wo))) {
-                    printError(path + ": cannot write");
-                    return int(kBadInput);
-                }
+                if (!writeOutput(path, writeScheduleYaml(*net, *hw, s, wo))) return int(kBadInput);
             }
         }
-        if (!o->csv.empty()) {
-            if (!writeFile(o->csv, csv.str())) {
-                printError(o->csv + ": cannot write");
-                return int(kBadInput);
-            }
-        } else {
-            std::cout << csv.str();
-        }
+        if (!writeOutput(o->csv, csv.str())) return int(kBadInput);
         std::cerr << net->name() << ": " << r.front.size() << " Pareto points from " << r.segments
                   << " segments, " << r.evaluations << " layer evaluations, " << r.combinations
                   << " combinations, " << formatDouble(double(int64_t(r.seconds * 1000.0)) / 1000.0)

@@ -2,9 +2,14 @@
 // 0 success, 1 bad input (message on stderr as FILE:LINE:COLUMN: message), 2 usage error.
 #pragma once
 
+#include "hardware/hardware.h"
+#include "network/network.h"
+#include "schedule/schedule.h"
+
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace lf::cli {
@@ -26,5 +31,13 @@ std::function<void(double, const std::string&)> stderrProgress(const std::string
 
 // Prints "error: ..." style messages consistently.
 void printError(const std::string& msg);
+
+// The schedule file `path` applied to `net` (evaluate, export). Without --hardware
+// (`hardware_given` false) the hardware the schedule holds or names replaces `hw`; a name is a
+// bundled preset or a file relative to the schedule (resolveScheduleHardware). With `by_name`
+// a schedule made for another network applies to the layers whose names match (the others are
+// reported on stderr). Prints the error and returns nothing on bad input.
+std::optional<Schedule> readScheduleArg(const std::string& path, const Network& net, Hardware& hw,
+                                        bool hardware_given, bool by_name);
 
 } // namespace lf::cli

@@ -1,4 +1,5 @@
 // layerfuse-cli: LayerFuse's engine without a display (docs/INTERFACES.md).
+#include "cli_output.h"
 #include "commands.h"
 
 #include <clocale>
@@ -7,6 +8,7 @@
 
 int main(int argc, char** argv) {
     std::setlocale(LC_ALL, "C");
+    lf::cli::installStdout();
     CLI::App app{"layerfuse-cli — evaluate, optimize and convert layer-fusion schedules of CNNs",
                  "layerfuse-cli"};
     app.set_version_flag("--version", std::string("layerfuse-cli ") + LAYERFUSE_VERSION);
@@ -30,23 +32,29 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
+        const int code = app.exit(e);
+        return lf::cli::flushStdout() ? code : int(lf::cli::kBadInput);
     } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
+        const int code = app.exit(e);
+        return lf::cli::flushStdout() ? code : int(lf::cli::kBadInput);
     } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
+        const int code = app.exit(e);
+        return lf::cli::flushStdout() ? code : int(lf::cli::kBadInput);
     } catch (const CLI::ParseError& e) {
         app.exit(e);
         return lf::cli::kUsage;
     }
     for (auto& [sub, run] : runners)
         if (sub->parsed()) {
+            int code = lf::cli::kBadInput;
             try {
-                return run();
+                code = run();
             } catch (const std::exception& e) {
                 lf::cli::printError(std::string("internal error: ") + e.what());
-                return lf::cli::kBadInput;
             }
+            // Whatever the command printed must have arrived (full disk, closed pipe).
+            if (!lf::cli::flushStdout() && code == lf::cli::kOk) code = lf::cli::kBadInput;
+            return code;
         }
     std::cerr << "A subcommand is required\nRun with --help for more information.\n";
     return lf::cli::kUsage;

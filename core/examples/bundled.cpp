@@ -2,6 +2,7 @@
 
 #include "io/hardware_yaml.h"
 #include "io/network_yaml.h"
+#include "util/format.h"
 
 #include <filesystem>
 
@@ -41,16 +42,16 @@ std::string namesOf(BundledKind kind) {
 Result<Network> loadBundledNetwork(std::string_view name) {
     const BundledFile* f = findBundled(BundledKind::network, name);
     if (!f)
-        return Error("no bundled network named '" + std::string(name) +
-                     "' (bundled: " + namesOf(BundledKind::network) + ")");
+        return Error("no bundled network named " + quoteValue(name) +
+                     " (bundled: " + namesOf(BundledKind::network) + ")");
     return readNetworkYaml(f->text, bundledFileLabel(*f));
 }
 
 Result<Hardware> loadBundledHardware(std::string_view name) {
     const BundledFile* f = findBundled(BundledKind::hardware, name);
     if (!f)
-        return Error("no bundled hardware named '" + std::string(name) +
-                     "' (bundled: " + namesOf(BundledKind::hardware) + ")");
+        return Error("no bundled hardware named " + quoteValue(name) +
+                     " (bundled: " + namesOf(BundledKind::hardware) + ")");
     return readHardwareYaml(f->text, bundledFileLabel(*f));
 }
 
@@ -76,6 +77,27 @@ Result<Hardware> resolveHardware(const std::string& arg) {
     return Error(
         arg, {},
         "no such file, and no bundled hardware of that name (run `layerfuse-cli examples`)");
+}
+
+Result<Hardware> resolveScheduleHardware(const std::string& name, SourcePos name_pos,
+                                         const std::string& schedule_file) {
+    if (findBundled(BundledKind::hardware, name)) return loadBundledHardware(name);
+    namespace fs = std::filesystem;
+    const fs::path rel(name);
+    if (name.empty() || rel.is_absolute() || rel.has_root_name())
+        return Error(schedule_file, name_pos,
+                     "hardware " + quoteValue(name) +
+                         " is not a bundled preset; a hardware file must be named by a path "
+                         "relative to the schedule file");
+    const fs::path path = fs::path(schedule_file).parent_path() / rel;
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec))
+        return Error(schedule_file, name_pos,
+                     "hardware " + quoteValue(name) +
+                         " is neither a bundled preset (run `layerfuse-cli examples`) nor a "
+                         "hardware file next to the schedule (" +
+                         quoteValue(path.string(), 200) + ")");
+    return loadHardwareYamlFile(path.string());
 }
 
 } // namespace lf

@@ -102,6 +102,13 @@ struct Hardware {
     std::optional<CoresConfig> cores;
 
     int64_t peCount() const { return int64_t(pe_array.cols) * pe_array.rows; }
+    // MACs per cycle of one TSO core (TLE × TLT of them) running on `pes` PEs of the array:
+    // the array of a multicore preset holds every core's MAC units, so a core gets its
+    // share of their MACs, and at least one (TSO Eq. 7's #MACs).
+    int64_t macsPerCore(int64_t pes) const;
+    // The chip's peak MACs per cycle: the array's, or all cores' when there are cores (more
+    // than the array's when there are more cores than MAC units). Utilization divides by it.
+    int64_t peakMacsPerCycle() const;
     friend bool operator==(const Hardware&, const Hardware&) = default;
 };
 

@@ -56,6 +56,7 @@ nlohmann::ordered_json metricsToJson(const Metrics& m) {
     tj["energy"] = energyJson(t.energy);
     tj["ctc"] = t.ctc;
     tj["utilization"] = t.utilization;
+    if (t.saturated) tj["saturated"] = true;
     j["totals"] = std::move(tj);
 
     nlohmann::ordered_json groups = nlohmann::ordered_json::array();

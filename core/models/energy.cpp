@@ -116,9 +116,9 @@ Energy energyOf(const EnergyCounts& c, const Hardware& hw, double sram_bits) {
     const double eSram = sramAccessPj(hw.buffer.energy, sram_bits);
     if (hw.register_file.bytes_per_pe > 0) {
         e.rf = 4.0 * double(c.macs) * hw.register_file.pj_per_access;
-        e.sram = double(c.dram + c.sram_rf) * eSram;
+        e.sram = (double(c.dram) + double(c.sram_rf)) * eSram;
     } else {
-        e.sram = double(4 * c.macs + c.dram) * eSram;
+        e.sram = (4.0 * double(c.macs) + double(c.dram)) * eSram;
     }
     return e;
 }

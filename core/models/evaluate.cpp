@@ -58,7 +58,7 @@ int64_t rfCapacityBits(const FusionGroup& g, const Hardware& hw, const SubArray&
     if (rf.bytes_per_pe <= 0) return 0;
     const int64_t pes = int64_t(a.cols) * a.rows;
     if (g.partition.kind == PartitionKind::spatial || g.layers.size() == 1)
-        return rf.bytes_per_pe * 8 * pes;
+        return satMul(satMul(rf.bytes_per_pe, 8), pes);
     const RfShare s = rfShareOf(g, id);
     const int64_t sections = rf.weight + rf.input + rf.psum;
     double perPe;
@@ -69,7 +69,20 @@ int64_t rfCapacityBits(const FusionGroup& g, const Hardware& hw, const SubArray&
     } else {
         perPe = double(rf.bytes_per_pe) * (s.weight + s.input + s.psum) / 3.0;
     }
-    return int64_t(perPe * 8.0 * double(pes));
+    return satFromDouble(perPe * 8.0 * double(pes));
+}
+
+// Bits to whole bytes; a saturated count stays saturated.
+int64_t bitsToBytes(int64_t bits) {
+    return isSaturated(bits) ? kSaturated : ceilDiv(bits, 8);
+}
+
+bool anySaturated(const GroupMetrics& g) {
+    for (int64_t v :
+         {g.macs, g.recompute_macs, g.ops, g.dram.input, g.dram.weight, g.dram.output, g.dram.psum,
+          g.dram_bytes, g.buffer_bytes, g.compute_cycles, g.memory_cycles, g.latency_cycles})
+        if (isSaturated(v)) return true;
+    return false;
 }
 
 } // namespace
@@ -105,11 +118,11 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
         if (!isCompute(layer.type)) {
             // Concat inside a group: only the outputs it writes count.
             Traffic t = lc.dram;
-            t.output *= B;
+            t.output = satMul(t.output, B);
             gm.dram += t;
             for (const Transfer& tr : lc.transfers) {
                 Transfer x = tr;
-                x.count *= B;
+                x.count = satMul(x.count, B);
                 memCycles += transferCycles(x, hw, opt.burst_aware);
             }
             continue;
@@ -129,23 +142,25 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
         lm.stride_y = d.Sy;
         lm.groups = d.G;
         lm.weights = layerWeights(d);
-        lm.ops = layerOps(net, lc.id) * B;
-        lm.macs = lc.macs * B;
-        lm.recompute_macs = lc.recompute_macs * B;
+        // Per image the figures are exact (network/figure_limits.h); the batch and the
+        // recompute chains can take them beyond 64 bits: saturating from here on.
+        lm.ops = satMul(layerOps(net, lc.id), B);
+        lm.macs = satMul(lc.macs, B);
+        lm.recompute_macs = satMul(lc.recompute_macs, B);
         lm.buf_x = lc.buf_x;
         lm.buf_y = lc.buf_y;
         lm.buf_w = lc.buf_w;
-        lm.dram.input = lc.dram.input * B;
-        lm.dram.output = lc.dram.output * B;
-        lm.dram.psum = lc.dram.psum * B;
-        lm.dram.weight = lc.dram.weight * wScale;
+        lm.dram.input = satMul(lc.dram.input, B);
+        lm.dram.output = satMul(lc.dram.output, B);
+        lm.dram.psum = satMul(lc.dram.psum, B);
+        lm.dram.weight = satMul(lc.dram.weight, wScale);
         double mem = 0;
         for (const Transfer& tr : lc.transfers) {
             Transfer x = tr;
-            x.count *= tr.kind == TrafficKind::weight ? wScale : B;
+            x.count = satMul(x.count, tr.kind == TrafficKind::weight ? wScale : B);
             mem += transferCycles(x, hw, opt.burst_aware);
         }
-        lm.memory_cycles = int64_t(std::ceil(mem));
+        lm.memory_cycles = satFromDouble(std::ceil(mem));
         memCycles += mem;
 
         // Compute (§8): the spatial array with the layer's PEs, or TSO's multicore model.
@@ -167,9 +182,8 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
             // The PE array of a multicore preset holds all cores' MAC units (its peak is the
             // chip's MAC roof); one TLT's #MACs of Eq. 7 is that peak over the cores.
             const int cores = hw.cores->tle * hw.cores->tlt;
-            const int64_t perCore = std::max<int64_t>(
-                1, int64_t(hw.pe_array.macs_per_pe_per_cycle) * a.cols * a.rows / cores);
-            c = int64_t(std::ceil(tsoMacCycles(conv, t, perCore, cores))) * B;
+            const int64_t perCore = hw.macsPerCore(int64_t(a.cols) * a.rows);
+            c = satMul(satFromDouble(std::ceil(tsoMacCycles(conv, t, perCore, cores))), B);
             pes = perCore * cores;
         } else {
             c = arrayComputeCycles(d, layer.type, df, a.cols, a.rows,
@@ -177,7 +191,7 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
             pes = int64_t(a.cols) * a.rows * hw.pe_array.macs_per_pe_per_cycle;
         }
         if (plain > 0 && lc.macs > plain)
-            c = int64_t(std::ceil(double(c) * double(lc.macs) / double(plain)));
+            c = satFromDouble(std::ceil(double(c) * double(lc.macs) / double(plain)));
         lm.compute_cycles = c;
         lm.pes = pes;
         lm.utilization = c > 0 && pes > 0 ? double(lm.macs) / (double(c) * double(pes)) : 0.0;
@@ -186,8 +200,9 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
         const int64_t rfBits = rfCapacityBits(g, hw, a, lc.id);
         if (rfBits > 0 && d.weights) {
             const double recomputeFactor = plain > 0 ? double(lc.macs) / double(plain) : 1.0;
-            lm.sram_rf_traffic =
-                int64_t(double(rfLevelTraffic(d, rfBits, hw.precision)) * recomputeFactor) * B;
+            lm.sram_rf_traffic = satMul(
+                satFromDouble(double(rfLevelTraffic(d, rfBits, hw.precision)) * recomputeFactor),
+                B);
         }
         EnergyCounts ec;
         ec.macs = lm.macs;
@@ -195,9 +210,9 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
         ec.sram_rf = lm.sram_rf_traffic;
         ev.counts.push_back(ec);
 
-        gm.macs += lm.macs;
-        gm.recompute_macs += lm.recompute_macs;
-        gm.ops += lm.ops;
+        gm.macs = satAdd(gm.macs, lm.macs);
+        gm.recompute_macs = satAdd(gm.recompute_macs, lm.recompute_macs);
+        gm.ops = satAdd(gm.ops, lm.ops);
         gm.dram += lm.dram;
         cycles.push_back(c);
         ev.layers.push_back(std::move(lm));
@@ -206,31 +221,34 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
     // (pipelined) + the first layer's fill (one of the group's tiles).
     int64_t compute = 0;
     if (g.partition.kind == PartitionKind::spatial && cycles.size() > 1) {
-        compute = *std::max_element(cycles.begin(), cycles.end()) +
-                  ceilDiv(cycles.front(), std::max<int64_t>(1, cost.tiles));
+        compute = satAdd(*std::max_element(cycles.begin(), cycles.end()),
+                         ceilDiv(cycles.front(), std::max<int64_t>(1, cost.tiles)));
     } else {
         for (int64_t c : cycles)
-            compute += c;
+            compute = satAdd(compute, c);
     }
     gm.compute_cycles = compute;
-    gm.memory_cycles = int64_t(std::ceil(memCycles));
+    gm.memory_cycles = satFromDouble(std::ceil(memCycles));
     gm.latency_cycles = hw.overlap == OverlapMode::serial
-                            ? gm.compute_cycles + gm.memory_cycles
+                            ? satAdd(gm.compute_cycles, gm.memory_cycles)
                             : std::max(gm.compute_cycles, gm.memory_cycles);
     gm.bound = gm.compute_cycles >= gm.memory_cycles ? Bound::compute : Bound::memory;
-    gm.dram_bytes =
-        (gm.dram.input * hw.precision.act_bits + gm.dram.output * hw.precision.act_bits +
-         gm.dram.weight * hw.precision.weight_bits + gm.dram.psum * hw.precision.psum_bits + 7) /
-        8;
-    gm.buffer_bytes = (cost.buffer_bits + 7) / 8;
+    gm.dram_bytes = bitsToBytes(satAdd(satAdd(satMul(gm.dram.input, hw.precision.act_bits),
+                                              satMul(gm.dram.output, hw.precision.act_bits)),
+                                       satAdd(satMul(gm.dram.weight, hw.precision.weight_bits),
+                                              satMul(gm.dram.psum, hw.precision.psum_bits))));
+    gm.buffer_bytes = bitsToBytes(cost.buffer_bits);
     gm.fits = gm.buffer_bytes <= hw.buffer.bytes;
     gm.ctc = gm.dram_bytes > 0 ? double(gm.macs) / double(gm.dram_bytes) : 0.0;
-    const int64_t arrayPes = hw.peCount() * hw.pe_array.macs_per_pe_per_cycle;
-    gm.utilization = gm.compute_cycles > 0
-                         ? double(gm.macs) / (double(gm.compute_cycles) * double(arrayPes))
-                         : 0.0;
+    // Over the chip's MAC units, which with cores are all cores' (Hardware::peakMacsPerCycle).
+    const double peak = double(hw.peakMacsPerCycle());
+    gm.utilization =
+        gm.compute_cycles > 0 ? double(gm.macs) / (double(gm.compute_cycles) * peak) : 0.0;
     gm.out_tile_h = cost.out_tile_h;
     gm.out_tile_w = cost.out_tile_w;
+    if (anySaturated(gm))
+        gm.warnings.push_back("figures beyond 2^63 (deep recompute or a large batch): shown as "
+                              "9223372036854775807, not exact");
     ev.buffer_bits = cost.buffer_bits;
     return ev;
 }
@@ -257,16 +275,16 @@ Metrics assemble(const Network& net, const Hardware& hw,
             m.layer_index[size_t(lm.id)] = int32_t(m.layers.size());
             m.layers.push_back(std::move(lm));
         }
-        t.macs += gm.macs;
-        t.recompute_macs += gm.recompute_macs;
-        t.ops += gm.ops;
+        t.macs = satAdd(t.macs, gm.macs);
+        t.recompute_macs = satAdd(t.recompute_macs, gm.recompute_macs);
+        t.ops = satAdd(t.ops, gm.ops);
         t.dram += gm.dram;
-        t.dram_bytes += gm.dram_bytes;
+        t.dram_bytes = satAdd(t.dram_bytes, gm.dram_bytes);
         t.buffer_peak_bytes = std::max(t.buffer_peak_bytes, gm.buffer_bytes);
         t.fits = t.fits && gm.fits;
-        t.compute_cycles += gm.compute_cycles;
-        t.memory_cycles += gm.memory_cycles;
-        t.latency_cycles += gm.latency_cycles;
+        t.compute_cycles = satAdd(t.compute_cycles, gm.compute_cycles);
+        t.memory_cycles = satAdd(t.memory_cycles, gm.memory_cycles);
+        t.latency_cycles = satAdd(t.latency_cycles, gm.latency_cycles);
         t.energy += gm.energy;
         m.groups.push_back(std::move(gm));
     }
@@ -277,12 +295,15 @@ Metrics assemble(const Network& net, const Hardware& hw,
         m.layer_index[size_t(m.layers[k].id)] = int32_t(k);
     t.dram_accesses = t.dram.total();
     t.buffer_capacity_bytes = hw.buffer.bytes;
+    t.saturated = std::any_of(m.groups.begin(), m.groups.end(), anySaturated);
+    for (int64_t v : {t.macs, t.recompute_macs, t.ops, t.dram_accesses, t.dram_bytes,
+                      t.compute_cycles, t.memory_cycles, t.latency_cycles})
+        t.saturated = t.saturated || isSaturated(v);
     t.latency_s = double(t.latency_cycles) / (hw.frequency_mhz * 1e6);
     t.bound = t.compute_cycles >= t.memory_cycles ? Bound::compute : Bound::memory;
     t.ctc = t.dram_bytes > 0 ? double(t.macs) / double(t.dram_bytes) : 0.0;
-    const int64_t arrayPes = hw.peCount() * hw.pe_array.macs_per_pe_per_cycle;
-    t.utilization =
-        t.compute_cycles > 0 ? double(t.macs) / (double(t.compute_cycles) * double(arrayPes)) : 0.0;
+    const double peak = double(hw.peakMacsPerCycle());
+    t.utilization = t.compute_cycles > 0 ? double(t.macs) / (double(t.compute_cycles) * peak) : 0.0;
     return m;
 }
 

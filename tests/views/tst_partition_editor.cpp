@@ -99,6 +99,7 @@ class TestPartitionEditor : public QObject {
     void setStateDoesNotEmit();
     void rebalanceByHand();
     void dragNeverLeavesArrayOrOverlaps();
+    void titleNamesTheArray();
 };
 
 void TestPartitionEditor::dragEdgeResizesToDivisor() {
@@ -361,4 +362,28 @@ void TestPartitionEditor::dragNeverLeavesArrayOrOverlaps() {
 }
 
 QTEST_MAIN(TestPartitionEditor)
+// The title names the group, its layer count and the PE array (a one-layer group said
+// "1 × 32" for a 32 × 16 array: its text had no %2).
+void TestPartitionEditor::titleNamesTheArray() {
+    for (bool single : {false, true}) {
+        StudioState s = fusedL2Net(PartitionKind::spatial);
+        if (single) {
+            s.schedule.groups = {s.schedule.groups.front()};
+            s.schedule.groups.front().layers = {s.network.find("conv1")};
+            normalize(s.schedule, s.network);
+            s.metrics =
+                std::make_shared<const Metrics>(evaluate(s.network, s.hardware, s.schedule));
+        }
+        PartitionEditor ed;
+        ed.setState(s);
+        ed.setSelection({{}, 0});
+        const QString want = single ? QStringLiteral("Group g0 — 1 layer on a 32 × 16 PE array")
+                                    : QStringLiteral("Group g0 — 2 layers on a 32 × 16 PE array");
+        QStringList titles;
+        for (const QLabel* l : ed.findChildren<QLabel*>())
+            if (l->text().startsWith(QStringLiteral("Group "))) titles << l->text();
+        QCOMPARE(titles, QStringList{want});
+    }
+}
+
 #include "tst_partition_editor.moc"
