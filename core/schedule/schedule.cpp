@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ranges>
 #include <set>
 
 namespace lf {
@@ -300,7 +299,7 @@ std::vector<Violation> checkGroup(const Network& net, const Hardware& hw, const 
             in += r.input;
             ps += r.psum;
         }
-        for (LayerId id : g.partition.rf_share | std::views::keys)
+        for (const auto& [id, share] : g.partition.rf_share)
             if (!std::binary_search(g.layers.begin(), g.layers.end(), id))
                 v.push_back({where, "RF share given for a layer outside the group"});
         auto pct = [](double f) { return std::to_string(int(std::lround(f * 100))) + " %"; };
