@@ -132,6 +132,7 @@ void Translator::indexGraph() {
         graphInputs_.push_back(&in);
     }
     nodeNames_.resize(size_t(nodes));
+    outcomes_.resize(size_t(nodes));
     std::unordered_map<std::string, int> perOp;
     for (int i = 0; i < nodes; ++i) {
         const auto& n = graph_.node(i);
@@ -273,8 +274,10 @@ void Translator::addInputs() {
         v.dims = dims;
         v.ours = s;
         v.carrier = in.name;
-        v.input_index = int(spec_.inputs.size());
         values_[vi.name()] = std::move(v);
+        inputRoles_.push_back(Roles{kN, kC, kH, kW});
+        inputCommitted_.push_back(dims.size() != 4); // only images change layout
+        inputNotes_.emplace_back();
         spec_.inputs.push_back(std::move(in));
     }
 }
