@@ -238,14 +238,10 @@ void Translator::opLayout(const NodeCtx& c) {
     } else {
         perm = transposePerm(x.dims.size(), attrInts(c.n, "perm"));
         dims = permuteDims(x.dims, perm);
-        // A Transpose of a graph input that no layer has read yet (NHWC images, also after
-        // element-wise pre-processing): the input is read in the transposed layout.
-        if (auto r = rolesOf(x); r && r->size() == 4) {
-            Roles nr(4);
-            for (size_t a = 0; a < 4; ++a)
-                nr[a] = (*r)[size_t(perm[a])];
-            if (nr != Roles{kN, kC, kH, kW}) redeclareInput(x, perm, c.name);
-        }
+        // NHWC -> NCHW of a graph input that no layer has read yet (also after element-wise
+        // pre-processing): the input is an NHWC image, read in the transposed layout.
+        if (x.nchw && x.dims.size() == 4 && perm == std::vector<int64_t>{0, 3, 1, 2})
+            redeclareInput(x, perm, c.name);
     }
     const int64_t batch = extentOf(x, kN);
     if (batch > 1 && (dims.empty() || dims[0] != batch))

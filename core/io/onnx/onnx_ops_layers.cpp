@@ -87,11 +87,11 @@ void applyWindow(Layer& l, const Window& w, const PendingPad& extra) {
 }
 
 // Checks a rank-4 activation for a 2-D spatial operator, with a hint for 1-D / 3-D ones.
-void requireSpatial2d(const Value& x) {
+void requireSpatial2d(const Value& x, const std::string& hint) {
     if (x.dims.size() == 3) unsupported("1-D operators (rank-3 input) are not supported");
     if (x.dims.size() == 5) unsupported("3-D operators (rank-5 input) are not supported");
     if (x.dims.size() != 4 || !x.nchw)
-        unsupported("needs an N x C x H x W activation, got dims " + dimsText(x.dims));
+        unsupported("needs an N x C x H x W activation, got dims " + dimsText(x.dims) + hint);
 }
 
 const ConstTensor& weightsOf(const NodeCtx& c) {
@@ -115,7 +115,7 @@ void checkKernelAttr(const onnx::NodeProto& n, const std::vector<int64_t>& wdims
 
 void Translator::opConv(const NodeCtx& c) {
     Value& x = feature(c, 0);
-    requireSpatial2d(x);
+    requireSpatial2d(x, layoutHint(x));
     const ConstTensor& w = weightsOf(c);
     checkKernelAttr(c.n, w.dims);
     const int64_t group = attrInt(c.n, "group", 1);
@@ -140,7 +140,7 @@ void Translator::opConv(const NodeCtx& c) {
 void Translator::opConvTranspose(const NodeCtx& c) {
     Value& x = feature(c, 0);
     requireNoPad(x);
-    requireSpatial2d(x);
+    requireSpatial2d(x, layoutHint(x));
     const ConstTensor& w = weightsOf(c);
     checkKernelAttr(c.n, w.dims);
     const int64_t group = attrInt(c.n, "group", 1);
@@ -241,7 +241,7 @@ void Translator::opFullyConnected(const NodeCtx& c) {
 
 void Translator::opPool(const NodeCtx& c) {
     Value& x = feature(c, 0);
-    requireSpatial2d(x);
+    requireSpatial2d(x, layoutHint(x));
     if (outputUsed(c, 1)) unsupported("the Indices output of MaxPool is not supported");
     const auto ks = attrInts(c.n, "kernel_shape");
     if (ks.size() != 2) invalid("kernel_shape must have 2 values, got " + dimsText(ks));

@@ -273,7 +273,7 @@ void Translator::translateNode(int idx) {
     } catch (const NodeInvalid& e) {
         const std::string cause = taintOf(c);
         if (cause.empty()) {
-            std::string msg = label + ": " + e.what() + inputShapesText(c);
+            std::string msg = label + ", inputs " + inputShapesText(c) + ": " + e.what();
             if (!unsupported_.empty()) msg += "\n" + unsupportedSummary();
             throw ImportFailure{msg};
         }
