@@ -93,7 +93,10 @@ std::string onnxReportText(const OnnxImportReport& report, const std::string& fi
     s += "  padding merged into the next conv / pool: " + grouped(report, OnnxNodeFate::padding) +
          "\n";
     s += "  constants evaluated at import: " + grouped(report, OnnxNodeFate::constant) + "\n";
-    s += "  opaque: " + std::string(report.unsupported.empty() ? "none" : "") + "\n";
+    s += "  opaque: " +
+         (report.unsupported.empty() ? std::string("none")
+                                     : std::to_string(report.unsupported.size())) +
+         "\n";
     for (const auto& u : report.unsupported)
         s += "    " + u.op_type + " (node '" + u.node + "'" +
              (u.inputs.empty() ? "" : ", inputs " + u.inputs) + "): " + u.reason + "\n";

@@ -7,6 +7,8 @@
 #include "io/network_yaml.h"
 #include "io/onnx_import.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -93,6 +95,48 @@ class TestCliOnnx : public QObject {
         const Run r = cli({"evaluate", cls(), "--input-shape", "3,48,192", "--format", "json"});
         QVERIFY2(r.code == 0, r.err.c_str());
         QVERIFY(!r.out.empty());
+    }
+
+    // convert --report lists what became of every node, as text or JSON.
+    void importReport() {
+        const QString mlsd = lf::test::testData(QStringLiteral("onnx/mlsd_320x320_tiny.onnx"));
+        QTemporaryDir dir;
+        const Run text = cli({"convert", mlsd, dir.filePath("m.net.yaml"), "--report"});
+        QVERIFY2(text.code == 0, text.err.c_str());
+        QVERIFY_CONTAINS(text.out, "Import report for");
+        QVERIFY_CONTAINS(text.out, "is NHWC: read as 4x320x320");
+        QVERIFY_CONTAINS(text.out, "Clip 20 (relu6)");
+        QVERIFY_CONTAINS(text.out, "pre-processing of input");
+        QVERIFY_CONTAINS(text.out, "padding merged into the next conv / pool: Pad 3");
+        QVERIFY_CONTAINS(text.out, "Split 1");
+        QVERIFY_CONTAINS(text.out, "opaque: none");
+        QVERIFY_CONTAINS(text.out, "1649100800 MACs");
+
+        const Run js = cli({"convert", mlsd, "-", "--report", "--format", "json"});
+        QVERIFY2(js.code == 0, js.err.c_str());
+        QVERIFY_CONTAINS(js.out, "format: layerfuse/network@1"); // YAML on stdout
+        const auto j = nlohmann::json::parse(js.err);               // report on stderr
+        QCOMPARE(j["layer_kinds"]["conv"].get<int>(), 41);
+        QCOMPARE(j["macs"].get<int64_t>(), int64_t(1649100800));
+        QCOMPARE(j["fates"]["opaque"].get<int>(), 0);
+        int folded = 0;
+        for (const auto& n : j["nodes"])
+            folded += n["fate"] == "folded";
+        QCOMPARE(folded, j["fates"]["folded"].get<int>());
+        QVERIFY(j["nodes"].size() == j["nodes_total"].get<size_t>());
+
+        // A refused model: the report says which node became opaque and why.
+        OnnxModelBuilder b(13);
+        b.input("x", {1, 3, 8, 8});
+        b.weight("w", {4, 3, 3, 3});
+        b.node("Conv", {"x", "w"}, {"a"}, "conv");
+        b.node("Hardmax", {"a"}, {"y"}, "odd");
+        b.output("y");
+        const QString path = lf::test::writeTempFile("odd2.onnx", b.bytes());
+        const Run bad = cli({"convert", path, "-", "--report"});
+        QCOMPARE(bad.code, 1);
+        QVERIFY_CONTAINS(bad.err, "opaque: 1\n    Hardmax (node 'odd', inputs [1,4,6,6])");
+        QVERIFY(cli({"convert", mlsd, "-", "--report", "--format", "xml"}).code == 2);
     }
 
     void corruptFile() {
