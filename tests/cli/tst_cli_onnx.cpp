@@ -115,7 +115,7 @@ class TestCliOnnx : public QObject {
         const Run js = cli({"convert", mlsd, "-", "--report", "--format", "json"});
         QVERIFY2(js.code == 0, js.err.c_str());
         QVERIFY_CONTAINS(js.out, "format: layerfuse/network@1"); // YAML on stdout
-        const auto j = nlohmann::json::parse(js.err);               // report on stderr
+        const auto j = nlohmann::json::parse(js.err);            // report on stderr
         QCOMPARE(j["layer_kinds"]["conv"].get<int>(), 41);
         QCOMPARE(j["macs"].get<int64_t>(), int64_t(1649100800));
         QCOMPARE(j["fates"]["opaque"].get<int>(), 0);

@@ -3,8 +3,8 @@
 //
 // Expected layer counts and shapes of the real models are derived from the published
 // PaddleOCR architecture definitions, not from the importer.
-#include "onnx_test_helpers.h"
 #include "net_text.h"
+#include "onnx_test_helpers.h"
 #include "test_support.h"
 
 #include "io/network_yaml.h"
@@ -14,8 +14,8 @@
 #include <QtTest>
 
 #include <map>
-#include <set>
 #include <random>
+#include <set>
 #include <stdexcept>
 
 using namespace lf;
@@ -193,8 +193,8 @@ class TestOnnxModels : public QObject {
         QVERIFY(hasLayerWithOutput(n, LayerType::conv, {24, 64, 64}));
         QVERIFY(hasLayerWithOutput(n, LayerType::concat, {28, 64, 64}));
         QVERIFY(hasLayerWithOutput(n, LayerType::conv, {96, 8, 8}));
-        QVERIFY(hasLayerWithOutput(n, LayerType::conv, {2, 16, 16}));  // 2 anchors x 16 x 16
-        QVERIFY(hasLayerWithOutput(n, LayerType::conv, {6, 8, 8}));    // 6 anchors x 8 x 8
+        QVERIFY(hasLayerWithOutput(n, LayerType::conv, {2, 16, 16})); // 2 anchors x 16 x 16
+        QVERIFY(hasLayerWithOutput(n, LayerType::conv, {6, 8, 8}));   // 6 anchors x 8 x 8
         QVERIFY(hasLayerWithOutput(n, LayerType::conv, {96, 8, 8}));
         QCOMPARE(totalMacs(n), int64_t(30760960));
         checkYamlRoundTrip(n);
@@ -207,9 +207,9 @@ class TestOnnxModels : public QObject {
     void mlsdTiny() {
         OnnxImportReport rep;
         const Network n = importChecked(dataPath("mlsd_320x320_tiny.onnx"), {}, rep);
-        const std::map<std::string, int> want = {
-            {"input", 1},  {"conv", 41},  {"add", 9}, {"concat", 2}, {"mul", 1},
-            {"pool", 1},   {"resize", 3}, {"reorg", 2}};
+        const std::map<std::string, int> want = {{"input", 1},  {"conv", 41}, {"add", 9},
+                                                 {"concat", 2}, {"mul", 1},   {"pool", 1},
+                                                 {"resize", 3}, {"reorg", 2}};
         QCOMPARE(typeCounts(n), want);
         QCOMPARE(n.layer(n.inputIds()[0]).out, (Shape{4, 320, 320}));
         int preprocessing = 0; // the Mul and Sub on the raw NHWC input
