@@ -1,8 +1,12 @@
 // Reorg layers (channel slice, depth-to-space, space-to-depth) and concat layers with
 // constant channels in the network IR: shapes, YAML round trips, refusal of bad values, and
 // their place in the models (they move data, compute nothing).
+#include "examples/bundled.h"
 #include "io/network_yaml.h"
+#include "models/evaluate.h"
 #include "network/dims.h"
+
+#include <algorithm>
 
 #include <QtTest>
 
@@ -54,6 +58,49 @@ class TestNetworkReorg : public QObject {
         std::string moved = kNet;
         moved.replace(moved.find("begin: 16"), 9, "begin: 15");
         QVERIFY(readNetworkYaml(moved, "m.net.yaml")->canonicalHash() != n.canonicalHash());
+    }
+
+    // A fused conv + concat whose output leaves the group writes the conv's channels only:
+    // constant channels are in DRAM from the start (model-notes, "Constant channels").
+    void constantChannelsAreNotWritten() {
+        const char* text = R"(format: layerfuse/network@1
+name: widen
+inputs:
+  - {name: x, channels: 8, height: 8, width: 8}
+layers:
+  - {name: c1, type: conv, inputs: [x], out_channels: 8, kernel: 1}
+  - {name: widen, type: concat, inputs: [c1], constant_channels: ZZ}
+  - {name: c2, type: conv, inputs: [widen], out_channels: 4, kernel: 1}
+)";
+        auto hw = loadBundledHardware(kDefaultHardware);
+        QVERIFY(hw.ok());
+        int64_t written[2] = {0, 0}, read[2] = {0, 0};
+        for (int k = 0; k < 2; ++k) {
+            std::string t = text;
+            t.replace(t.find("ZZ"), 2, k == 0 ? "0" : "24");
+            auto n = readNetworkYaml(t, "widen.net.yaml");
+            QVERIFY(n.ok());
+            Schedule s = defaultSchedule(*n, *hw);
+            FusionGroup g;
+            g.name = "g";
+            g.layers = {n->find("c1"), n->find("widen")};
+            s.groups.erase(
+                std::remove_if(s.groups.begin(), s.groups.end(),
+                               [&](const FusionGroup& x) { return x.layers[0] == n->find("c1"); }),
+                s.groups.end());
+            s.groups.push_back(g);
+            normalize(s, *n);
+            const Metrics m = evaluate(*n, *hw, s);
+            for (const auto& gm : m.groups) {
+                if (gm.name == "g")
+                    written[k] = gm.dram.output;
+                else
+                    read[k] = gm.dram.input;
+            }
+        }
+        QCOMPARE(written[0], int64_t(8 * 8 * 8));
+        QCOMPARE(written[1], written[0]); // 24 constant channels: nothing more written
+        QVERIFY(read[1] > read[0]);       // ... but c2 reads all 32 channels
     }
 
     void refusesBadValues() {

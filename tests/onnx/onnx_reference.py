@@ -6,7 +6,8 @@ every Conv, ConvTranspose, Gemm and MatMul (constant weights) it reports the out
 ONNX infers and the MACs of the operator's definition:
   Conv          N_out * H_out * W_out * (C_in / group) * kH * kW   (per image)
   ConvTranspose H_in * W_in * C_in * (C_out / group) * kH * kW
-  Gemm/MatMul   K * M
+  Gemm/MatMul   K * M (MatMul on a rank-4 input: K * M per pixel)
+ConvInteger and MatMulInteger count as Conv and MatMul.
 Usage: onnx_reference.py MODEL.onnx [--input-shape C,H,W] [--json] [--ops]
 """
 import argparse
@@ -177,6 +178,7 @@ def main():
     rows = []
     for n in g.node:
         op = n.op_type
+        op = {"ConvInteger": "Conv", "MatMulInteger": "MatMul"}.get(op, op)
         if op not in ("Conv", "ConvTranspose", "Gemm", "MatMul"):
             continue
         if len(n.input) < 2 or n.input[1] not in consts:
@@ -189,6 +191,8 @@ def main():
             macs = out[1] * out[2] * out[3] * w[1] * w[2] * w[3]
         elif op == "ConvTranspose":
             macs = inp[2] * inp[3] * inp[1] * w[1] * w[2] * w[3]
+        elif len(out) == 4:  # MatMul over the last axis at every pixel: a 1x1 conv
+            macs = out[1] * out[2] * w[0] * w[1]
         else:
             trans_b = attr(n, "transB", 0) if op == "Gemm" else 0
             k, m = (w[1], w[0]) if trans_b else (w[0], w[1])

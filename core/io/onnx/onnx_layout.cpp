@@ -78,6 +78,9 @@ std::string Translator::layoutHint(const Value& v) const {
         return " (the " + rolesText(v.roles) + " view of layer '" + root_.at(v.carrier) +
                "' made by node '" + v.layoutNode +
                "'; a layer reads only N x C x H x W tensors, and nothing transposes it back)";
+    if (v.layoutNode.empty())
+        return " (the output of layer '" + root_.at(v.carrier) +
+               "', which the layer IR cannot express as N x C x H x W)";
     return " (a reshaped view of layer '" + root_.at(v.carrier) + "' made by node '" +
            v.layoutNode + "', which the layer IR cannot express)";
 }
