@@ -35,6 +35,17 @@ QString cls() {
     return lf::test::testData(QStringLiteral("onnx/ch_ppocr_mobile_v2.0_cls_infer.onnx"));
 }
 
+// conv -> Hardmax: one operator without a layer equivalent.
+QString oddModel() {
+    OnnxModelBuilder b(13);
+    b.input("x", {1, 3, 8, 8});
+    b.weight("w", {4, 3, 3, 3});
+    b.node("Conv", {"x", "w"}, {"a"}, "conv");
+    b.node("Hardmax", {"a"}, {"y"}, "odd");
+    b.output("y");
+    return lf::test::writeTempFile("odd.onnx", b.bytes());
+}
+
 #define QVERIFY_CONTAINS(text, part)                                                               \
     QVERIFY2((text).find(part) != std::string::npos, (text).c_str())
 
@@ -74,13 +85,7 @@ class TestCliOnnx : public QObject {
     }
 
     void unsupportedOperators() {
-        OnnxModelBuilder b(13);
-        b.input("x", {1, 3, 8, 8});
-        b.weight("w", {4, 3, 3, 3});
-        b.node("Conv", {"x", "w"}, {"a"}, "conv");
-        b.node("Hardmax", {"a"}, {"y"}, "odd");
-        b.output("y");
-        const QString path = lf::test::writeTempFile("odd.onnx", b.bytes());
+        const QString path = oddModel();
         const Run r = cli({"convert", path, "-"});
         QCOMPARE(r.code, 1);
         QVERIFY_CONTAINS(r.err, "Hardmax (node 'odd', inputs [1,4,6,6])");
@@ -126,13 +131,7 @@ class TestCliOnnx : public QObject {
         QVERIFY(j["nodes"].size() == j["nodes_total"].get<size_t>());
 
         // A refused model: the report says which node became opaque and why.
-        OnnxModelBuilder b(13);
-        b.input("x", {1, 3, 8, 8});
-        b.weight("w", {4, 3, 3, 3});
-        b.node("Conv", {"x", "w"}, {"a"}, "conv");
-        b.node("Hardmax", {"a"}, {"y"}, "odd");
-        b.output("y");
-        const QString path = lf::test::writeTempFile("odd2.onnx", b.bytes());
+        const QString path = oddModel();
         const Run bad = cli({"convert", path, "-", "--report"});
         QCOMPARE(bad.code, 1);
         QVERIFY_CONTAINS(bad.err, "opaque: 1\n    Hardmax (node 'odd', inputs [1,4,6,6])");

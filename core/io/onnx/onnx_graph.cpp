@@ -278,6 +278,7 @@ void Translator::addInputs() {
         inputRoles_.push_back(Roles{kN, kC, kH, kW});
         inputCommitted_.push_back(dims.size() != 4); // only images change layout
         inputNotes_.emplace_back();
+        inputIndex_[in.name] = int(spec_.inputs.size());
         spec_.inputs.push_back(std::move(in));
     }
 }

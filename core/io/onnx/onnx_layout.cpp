@@ -52,6 +52,14 @@ std::optional<Roles> Translator::rolesOf(const Value& v) const {
     return std::nullopt;
 }
 
+Roles Translator::imageRoles(const Value& x) const {
+    const auto roles = rolesOf(x);
+    if (!roles || roles->size() != 4)
+        unsupported("needs an N x C x H x W activation (or a transposed view of one), got dims " +
+                    dimsText(x.dims) + layoutHint(x));
+    return *roles;
+}
+
 void Translator::setRoles(Value& o, const Roles& r) const {
     const int64_t batch = o.dims.empty() ? 1 : o.dims[0];
     const auto e = roleExtents(o, batch);
@@ -98,10 +106,9 @@ bool Translator::redeclareInput(Value& x, const std::vector<int64_t>& perm,
                                 const std::string& node) {
     const auto root = root_.find(x.carrier);
     if (root == root_.end()) return false;
-    int idx = -1;
-    for (size_t k = 0; k < spec_.inputs.size(); ++k)
-        if (spec_.inputs[k].name == root->second) idx = int(k);
-    if (idx < 0 || inputCommitted_[size_t(idx)]) return false;
+    const auto found = inputIndex_.find(root->second);
+    if (found == inputIndex_.end() || inputCommitted_[size_t(found->second)]) return false;
+    const int idx = found->second;
     const auto cur = rolesOf(x);
     if (!cur || cur->size() != 4) return false;
     // sigma renames roles so that the transposed value becomes N,C,H,W.
@@ -134,6 +141,7 @@ bool Translator::redeclareInput(Value& x, const std::vector<int64_t>& perm,
     for (size_t a = 0; a < 4; ++a)
         inputRoles[a] = sigma[size_t(inputRoles_[size_t(idx)][a])];
     inputRoles_[size_t(idx)] = inputRoles;
+    inputCommitted_[size_t(idx)] = 1; // the layout is decided once
     in.shape = s;
     inputNotes_[size_t(idx)] = "input '" + in.name + "' is " + rolesText(inputRoles) +
                                ": read as " + std::to_string(s.c) + "x" + std::to_string(s.h) +

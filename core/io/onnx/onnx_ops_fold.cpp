@@ -275,11 +275,7 @@ void Translator::opLayout(const NodeCtx& c) {
 
 void Translator::opPad(const NodeCtx& c) {
     Value& x = feature(c, 0);
-    const auto roles = rolesOf(x);
-    if (!roles || roles->size() != 4)
-        unsupported("only padding of an N x C x H x W activation (or a transposed view of one) "
-                    "is supported; got dims " +
-                    dimsText(x.dims) + layoutHint(x));
+    const auto roles = std::optional<Roles>(imageRoles(x));
     const auto pads =
         opset_ < 11 ? attrInts(c.n, "pads") : constant(c, 1, "the pads").intValues("the pads");
     std::vector<int64_t> axes = {0, 1, 2, 3};
@@ -334,13 +330,7 @@ void Translator::opDynamicQuantize(const NodeCtx& c) {
     Value& x = feature(c, 0);
     requireNoPad(x);
     Value o = x;
-    FoldStep s;
-    s.id = c.index;
-    s.node = c.name;
-    s.kind = FoldKind::identity;
-    s.op = "dynamic_quantize";
-    s.ops = {s.op};
-    o.steps.push_back(std::move(s));
+    o.steps.push_back(foldStep(c, FoldKind::identity, "dynamic_quantize"));
     for (int k = 1; k < c.n.output_size(); ++k) {
         if (!outputUsed(c, k)) continue;
         Value& q = out(c, k);

@@ -270,10 +270,7 @@ void Translator::opGlobalPool(const NodeCtx& c) {
 void Translator::opReduce(const NodeCtx& c) {
     Value& x = feature(c, 0);
     requireNoPad(x);
-    const auto roles = rolesOf(x);
-    if (!roles || roles->size() != 4)
-        unsupported("needs an N x C x H x W activation (or a transposed view of one), got dims " +
-                    dimsText(x.dims) + layoutHint(x));
+    const auto roles = std::optional<Roles>(imageRoles(x));
     const auto axesIn = axesOperand(c.n, opset_, 18, optionalConstant(c, 1, "the axes"));
     std::set<int64_t> over;
     for (int64_t a : axesIn)
@@ -345,10 +342,7 @@ void Translator::opConcat(const NodeCtx& c) {
 void Translator::opResize(const NodeCtx& c) {
     Value& x = feature(c, 0);
     requireNoPad(x);
-    const auto roles = rolesOf(x);
-    if (!roles || roles->size() != 4)
-        unsupported("needs an N x C x H x W activation (or a transposed view of one), got dims " +
-                    dimsText(x.dims) + layoutHint(x));
+    const auto roles = std::optional<Roles>(imageRoles(x));
     const bool upsample = c.n.op_type() == "Upsample";
     std::vector<double> scales;
     std::vector<int64_t> sizes;

@@ -9,36 +9,6 @@
 
 namespace lf::onnx_import {
 
-namespace {
-
-// ONNX Slice semantics for one axis of extent d: first index, count and step.
-struct Range {
-    int64_t begin = 0, count = 0, step = 1;
-};
-
-Range sliceRange(int64_t d, int64_t start, int64_t end, int64_t step) {
-    if (step == 0) invalid("Slice step is 0");
-    auto clampIndex = [&](int64_t v, int64_t lo, int64_t hi) {
-        if (v < 0) v = v < -d ? -1 : v + d;
-        return std::clamp(v, lo, hi);
-    };
-    Range r;
-    r.step = step;
-    if (step > 0) {
-        r.begin = clampIndex(start, 0, d);
-        const int64_t e = clampIndex(end, 0, d);
-        r.count = e > r.begin ? (e - r.begin - 1) / step + 1 : 0;
-    } else {
-        if (step == INT64_MIN) invalid("Slice step is out of range");
-        r.begin = clampIndex(start, -1, d - 1);
-        const int64_t e = clampIndex(end, -1, d - 1);
-        r.count = r.begin > e ? (r.begin - e - 1) / (-step) + 1 : 0;
-    }
-    return r;
-}
-
-} // namespace
-
 Value& Translator::emitSlice(const NodeCtx& c, int out, const Value& x, int64_t begin,
                              int64_t count, int64_t step) {
     const auto roles = *rolesOf(x);
@@ -80,41 +50,26 @@ void Translator::opSlice(const NodeCtx& c) {
         if (const ConstTensor* s = optionalConstant(c, 4, "the steps"))
             steps = s->intValues("the steps");
     }
-    if (axes.empty())
-        for (size_t k = 0; k < starts.size(); ++k)
-            axes.push_back(int64_t(k));
-    if (steps.empty()) steps.assign(starts.size(), 1);
-    if (starts.size() != ends.size() || axes.size() != starts.size() ||
-        steps.size() != starts.size())
-        invalid("Slice starts, ends, axes and steps differ in length");
     const auto roles = rolesOf(x);
     if (!roles)
         unsupported("slicing needs an activation with a channel axis, got dims " +
                     dimsText(x.dims) + layoutHint(x));
-    Range ch{0, extentOf(x, kC), 1};
+    SliceAxis ch{0, 0, extentOf(x, kC), 1};
     bool channel = false;
-    for (size_t k = 0; k < axes.size(); ++k) {
-        const int64_t a = normalizeAxis(axes[k], int64_t(x.dims.size()), "Slice axis");
-        const Range r = sliceRange(x.dims[size_t(a)], starts[k], ends[k], steps[k]);
-        const bool whole = r.count == x.dims[size_t(a)] && (r.step == 1 || r.count == 1);
-        if (whole) continue;
-        if (r.count == 0) invalid("the slice of axis " + std::to_string(a) + " is empty");
-        if ((*roles)[size_t(a)] != kC)
+    for (const SliceAxis& r : sliceAxes(x.dims, starts, ends, axes, steps)) {
+        const int64_t d = x.dims[size_t(r.axis)];
+        if (r.count == d && (r.step == 1 || r.count == 1)) continue; // the whole axis
+        if (r.count == 0) invalid("the slice of axis " + std::to_string(r.axis) + " is empty");
+        if ((*roles)[size_t(r.axis)] != kC)
             unsupported(std::string("slicing the ") +
-                        ((*roles)[size_t(a)] == kN ? "batch" : "height or width") +
+                        ((*roles)[size_t(r.axis)] == kN ? "batch" : "height or width") +
                         " axis (a crop) is not supported");
         ch = r;
         channel = true;
     }
     if (!channel) { // selects everything: nothing to do
         Value o = x;
-        FoldStep s;
-        s.id = c.index;
-        s.node = c.name;
-        s.kind = FoldKind::identity;
-        s.op = "slice";
-        s.ops = {s.op};
-        o.steps.push_back(std::move(s));
+        o.steps.push_back(foldStep(c, FoldKind::identity, "slice"));
         setFolded(c, std::move(o));
         return;
     }

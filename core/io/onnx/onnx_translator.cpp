@@ -148,9 +148,8 @@ Value& Translator::emitLayer(const NodeCtx& c, Layer layer, const std::vector<co
 }
 
 void Translator::commitInput(const Value& v) {
-    const std::string& root = root_.at(v.carrier);
-    for (size_t k = 0; k < spec_.inputs.size(); ++k)
-        if (spec_.inputs[k].name == root) inputCommitted_[k] = 1;
+    auto it = inputIndex_.find(root_.at(v.carrier));
+    if (it != inputIndex_.end()) inputCommitted_[size_t(it->second)] = 1;
 }
 
 std::string Translator::taintOf(const NodeCtx& c) const {

@@ -78,6 +78,17 @@ struct NodeCtx {
     std::vector<Value*> in;  // nullptr for omitted optional inputs
 };
 
+// A fold step made by node c.
+inline FoldStep foldStep(const NodeCtx& c, FoldKind kind, std::string op) {
+    FoldStep s;
+    s.id = c.index;
+    s.node = c.name;
+    s.kind = kind;
+    s.ops = {op};
+    s.op = std::move(op);
+    return s;
+}
+
 // Thrown for errors that end the import (malformed graph or node).
 struct ImportFailure {
     std::string message;
@@ -128,6 +139,8 @@ class Translator {
 
     // Layouts (onnx_layout.cpp).
     std::optional<Roles> rolesOf(const Value& v) const;
+    // The roles of a rank-4 activation without a pending Pad (N,C,H,W or a permutation).
+    Roles imageRoles(const Value& x) const;
     void setRoles(Value& o, const Roles& r) const; // o.dims from o.ours in that layout
     int64_t extentOf(const Value& v, int8_t role) const;
     Value& standardImage(const NodeCtx& c, int k) const; // image() with a layout hint
@@ -197,7 +210,8 @@ class Translator {
     std::vector<std::string> inputNotes_;  // per graph input: how its layout was read
     std::vector<Roles> inputRoles_;        // per graph input: role -> ONNX axis of the input
     std::vector<char> inputCommitted_;     // per graph input: a layer reads it
-    int64_t constWork_ = 0;                // constant elements computed so far
+    std::unordered_map<std::string, int> inputIndex_; // input layer name -> index
+    int64_t constWork_ = 0;                           // constant elements computed so far
 };
 
 // Readable, valid-UTF-8 layer name from an ONNX name ("/layer1/layer1.0/conv1/Conv" ->
