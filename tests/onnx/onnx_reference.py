@@ -191,7 +191,7 @@ def main():
             macs = out[1] * out[2] * out[3] * w[1] * w[2] * w[3]
         elif op == "ConvTranspose":
             macs = inp[2] * inp[3] * inp[1] * w[1] * w[2] * w[3]
-        elif len(out) == 4:  # MatMul over the last axis at every pixel: a 1x1 conv
+        elif op == "MatMul" and out is not None and len(out) == 4:  # per pixel: a 1x1 conv
             macs = out[1] * out[2] * w[0] * w[1]
         else:
             trans_b = attr(n, "transB", 0) if op == "Gemm" else 0
