@@ -64,6 +64,27 @@ class TestOnnxPatterns : public QObject {
         QCOMPARE(std::string(toString(outcome(rep, "scale").fate)), std::string("folded"));
         QVERIFY(outcome(rep, "shift").detail.find("pre-processing") != std::string::npos);
         QCOMPARE(std::string(toString(outcome(rep, "to_nchw").fate)), std::string("layout"));
+
+        // The same graph with dynamic H and W: --input-shape C,H,W fills the NHWC input.
+        b.graph()
+            .mutable_input(0)
+            ->mutable_type()
+            ->mutable_tensor_type()
+            ->mutable_shape()
+            ->mutable_dim(1)
+            ->set_dim_param("h");
+        b.graph()
+            .mutable_input(0)
+            ->mutable_type()
+            ->mutable_tensor_type()
+            ->mutable_shape()
+            ->mutable_dim(2)
+            ->set_dim_param("w");
+        OnnxImportOptions o;
+        o.input_shape = {4, 32, 40};
+        QVERIFY(importError(b).find("dynamic") != std::string::npos);
+        const Network d = importOk(b, o);
+        QCOMPARE(d.layer(d.inputIds()[0]).out, (Shape{4, 32, 40}));
         checkYaml(n);
     }
 

@@ -39,6 +39,10 @@ onnxInferredDims(onnx::ModelProto m, const std::vector<int64_t>& inputShape = {}
         if (init.count(in.name())) continue;
         auto* shape = in.mutable_type()->mutable_tensor_type()->mutable_shape();
         std::vector<int64_t> want = inputShape;
+        // As the importer: C,H,W fills an NHWC input [N,?,?,C] in its own layout.
+        if (want.size() == 3 && shape->dim_size() == 4 && !shape->dim(1).has_dim_value() &&
+            shape->dim(3).has_dim_value() && shape->dim(3).dim_value() == want[0])
+            want = {want[1], want[2], want[0]};
         if (want.size() + 1 == size_t(shape->dim_size())) want.insert(want.begin(), 1);
         for (int k = 0; k < shape->dim_size(); ++k) {
             auto* d = shape->mutable_dim(k);

@@ -241,7 +241,12 @@ void Translator::addInputs() {
             dims.push_back(d.has_dim_value() && d.dim_value() > 0 ? d.dim_value() : -1);
         const auto& given = options_.input_shape;
         if (!given.empty()) {
-            if (dims.size() == 4 && given.size() == 3)
+            // An NHWC input [N,?,?,C] given as C,H,W: fill it in the input's own layout.
+            const bool nhwc = dims.size() == 4 && given.size() == 3 && dims[1] < 0 && dims[3] > 0 &&
+                              dims[3] == given[0];
+            if (nhwc)
+                dims = {dims[0], given[1], given[2], given[0]};
+            else if (dims.size() == 4 && given.size() == 3)
                 std::copy(given.begin(), given.end(), dims.begin() + 1);
             else if (given.size() == dims.size())
                 dims = given;
