@@ -113,7 +113,7 @@ Runner addReproduceCommand(CLI::App& app) {
             std::string note = "plots need a layerfuse-cli built with the studio (Qt Charts); "
                                "the plot data is in the JSON report";
 #ifdef LAYERFUSE_REPRO_PLOTS
-            svgs = repro::renderPlotsSvg(reports);
+            svgs = repro::renderPlots(reports);
             note = "this plot could not be drawn";
 #endif
             text = repro::reportHtml(reports, svgs, note, schedules);

@@ -70,33 +70,33 @@ std::optional<Paper> paperFromString(std::string_view s) {
     return std::nullopt;
 }
 
-const char* toString(Status s) {
+const char* toString(RowStatus s) {
     switch (s) {
-    case Status::match:
+    case RowStatus::match:
         return "match";
-    case Status::close:
+    case RowStatus::close:
         return "close";
-    case Status::differs:
+    case RowStatus::differs:
         return "differs";
     }
     return "?";
 }
 
-Status classify(double paper, double ours, Relation rel, double tolerance) {
-    if (!std::isfinite(ours)) return Status::differs;
+RowStatus classify(double paper, double ours, Relation rel, double tolerance) {
+    if (!std::isfinite(ours) || rel == Relation::timing) return RowStatus::differs;
     if (rel == Relation::within_factor) {
-        if (paper <= 0 || ours <= 0) return Status::differs;
+        if (paper <= 0 || ours <= 0) return RowStatus::differs;
         const double r = std::max(ours / paper, paper / ours);
-        return r <= tolerance          ? Status::match
-               : r <= 1.25 * tolerance ? Status::close
-                                       : Status::differs;
+        return r <= tolerance          ? RowStatus::match
+               : r <= 1.25 * tolerance ? RowStatus::close
+                                       : RowStatus::differs;
     }
     const double dev = paper != 0 ? ours / paper - 1 : ours;
     bool match = std::fabs(dev) <= tolerance + 1e-12;
     if (rel == Relation::at_most) match = match || ours <= paper;
     if (rel == Relation::at_least) match = match || ours >= paper;
-    if (match) return Status::match;
-    return std::fabs(dev) <= 0.25 ? Status::close : Status::differs;
+    if (match) return RowStatus::match;
+    return std::fabs(dev) <= 0.25 ? RowStatus::close : RowStatus::differs;
 }
 
 namespace detail {
@@ -115,7 +115,7 @@ Row makeRow(Paper paper, RowSpec s) {
     r.tolerance = s.tolerance;
     r.tolerance_why = std::move(s.tolerance_why);
     r.status = classify(s.paper, s.ours, s.relation, s.tolerance);
-    if (r.status != Status::match) r.note = std::move(s.deviation);
+    if (r.status != RowStatus::match) r.note = std::move(s.deviation);
     r.setup = std::move(s.setup);
     r.open = std::move(s.open);
     return r;

@@ -38,13 +38,15 @@ const char* paperName(Paper p);  // "ConvFusion", "Optimus", ...
 const char* paperTitle(Paper p); // authors, title, venue
 std::optional<Paper> paperFromString(std::string_view s);
 
-enum class Status : uint8_t { match, close, differs };
-const char* toString(Status s);
+enum class RowStatus : uint8_t { match, close, differs };
+const char* toString(RowStatus s);
 
 // How the paper states its value: equal to it (within a relative tolerance), an upper bound
 // ("less than 1 %"), a lower bound, or an order of magnitude ("around 5x10^3" on a log axis:
-// the tolerance is then a factor, e.g. 2 = between half and twice the value).
-enum class Relation : uint8_t { equal, at_most, at_least, within_factor };
+// the tolerance is then a factor, e.g. 2 = between half and twice the value). A `timing` row
+// puts a run time measured on this machine beside the paper's: never a match, since it
+// depends on the machine and its load, not on the models.
+enum class Relation : uint8_t { equal, at_most, at_least, within_factor, timing };
 
 // What "Open in studio" loads for a row.
 struct OpenTarget {
@@ -68,7 +70,7 @@ struct Row {
     Relation relation = Relation::equal;
     double tolerance = 0;      // relative (|ours/paper − 1| ≤ tolerance), or a factor
     std::string tolerance_why; // why that tolerance
-    Status status = Status::differs;
+    RowStatus status = RowStatus::differs;
     std::string note;  // the reason of a close/differs row (one sentence); may say more
     std::string setup; // network, hardware, bounds the computation used
     std::optional<OpenTarget> open;
@@ -116,7 +118,7 @@ std::vector<PaperReport> reproduce(const std::vector<Paper>& papers, const Repro
 
 // Status of a value against the paper's under a relation and tolerance (close: within 25 %,
 // or within 1.25 times the factor of a within_factor row).
-Status classify(double paper, double ours, Relation rel, double tolerance);
+RowStatus classify(double paper, double ours, Relation rel, double tolerance);
 
 // The network, hardware and schedule of a row's target, ready to open.
 struct OpenedTarget {

@@ -86,7 +86,7 @@ std::string reportHtml(const std::vector<PaperReport>& reports,
               << "<td class=\"num\">" << esc(oursText(r)) << "</td>"
               << "<td class=\"num\">" << num(r.ratio(), 3) << "</td>"
               << "<td>" << toString(r.status) << "</td><td>";
-            if (r.status == Status::match)
+            if (r.status == RowStatus::match)
                 h << esc(r.tolerance_why);
             else
                 h << esc(r.note)
@@ -111,9 +111,13 @@ std::string reportHtml(const std::vector<PaperReport>& reports,
         }
         for (const Plot& pl : p.plots) {
             h << "<figure id=\"" << esc(pl.id) << "\">\n";
-            if (auto it = plot_svgs.find(pl.id); it != plot_svgs.end())
-                h << inlineSvg(it->second) << "\n";
-            else
+            if (auto it = plot_svgs.find(pl.id); it != plot_svgs.end()) {
+                if (it->second.rfind("data:image/", 0) == 0)
+                    h << "<img width=\"760\" alt=\"" << esc(pl.title) << "\" src=\"" << it->second
+                      << "\">\n";
+                else
+                    h << inlineSvg(it->second) << "\n";
+            } else
                 h << "<p class=\"small\">[" << esc(plots_note) << "]</p>\n";
             h << "<figcaption><b>" << esc(pl.where) << "</b>: " << esc(pl.title);
             if (!pl.note.empty()) h << "<br>" << esc(pl.note);

@@ -14,9 +14,9 @@ using detail::num;
 StatusCounts countStatuses(const std::vector<Row>& rows) {
     StatusCounts c;
     for (const Row& r : rows) {
-        if (r.status == Status::match) ++c.match;
-        if (r.status == Status::close) ++c.close;
-        if (r.status == Status::differs) ++c.differs;
+        if (r.status == RowStatus::match) ++c.match;
+        if (r.status == RowStatus::close) ++c.close;
+        if (r.status == RowStatus::differs) ++c.differs;
     }
     return c;
 }
@@ -58,6 +58,8 @@ const char* relationName(Relation r) {
         return "at_least";
     case Relation::within_factor:
         return "within_factor";
+    case Relation::timing:
+        return "timing";
     }
     return "?";
 }
@@ -102,13 +104,13 @@ std::string reportText(const std::vector<PaperReport>& reports) {
         }
         wWhere = std::min<size_t>(wWhere, 28);
         wPaper = std::min<size_t>(wPaper, 30);
-        out << "  " << pad("status", 8) << pad("where", wWhere + 2) << pad("paper", wPaper + 2)
+        out << "  " << pad("status", 9) << pad("where", wWhere + 2) << pad("paper", wPaper + 2)
             << pad("ours", wOurs + 2) << pad("ratio", 8) << "measured\n";
         for (const Row& r : p.rows) {
-            out << "  " << pad(toString(r.status), 8) << pad(r.where, wWhere + 2)
+            out << "  " << pad(toString(r.status), 9) << pad(r.where, wWhere + 2)
                 << pad(paperValueText(r), wPaper + 2) << pad(oursText(r), wOurs + 2)
                 << pad(num(r.ratio(), 3), 8) << r.measured << "\n";
-            if (!r.note.empty()) out << "  " << std::string(8, ' ') << "why: " << r.note << "\n";
+            if (!r.note.empty()) out << "  " << std::string(9, ' ') << "why: " << r.note << "\n";
         }
         for (const std::string& s : p.not_reproduced)
             out << "  not reproduced: " << s << "\n";

@@ -36,8 +36,9 @@ std::string reportText(const std::vector<PaperReport>& reports);
 nlohmann::json reportJson(const std::vector<PaperReport>& reports,
                           const std::map<std::string, std::string>& schedule_files = {});
 
-// Self-contained HTML: the rows per paper and every plot, inline SVG from `plot_svgs` (by
-// plot id); `plots_note` is shown when a plot has no SVG (e.g. built without the studio).
+// Self-contained HTML: the rows per paper and every plot from `plot_svgs` (by plot id: an SVG
+// document, inlined, or a data: URL of a PNG); `plots_note` is shown when a plot has no image
+// (e.g. layerfuse-cli built without the studio).
 std::string reportHtml(const std::vector<PaperReport>& reports,
                        const std::map<std::string, std::string>& plot_svgs,
                        const std::string& plots_note,
