@@ -38,7 +38,7 @@ class TstCliReproduce : public QObject {
         const auto r = runCli({"reproduce", "hwff"});
         QVERIFY2(r.ok(), r.describe().c_str());
         QVERIFY(r.out.find("HW-Flow-Fusion — ") == 0);
-        QVERIFY(r.out.find("  status  where") != std::string::npos);
+        QVERIFY(r.out.find("  status   where") != std::string::npos);
         QVERIFY(r.out.find("Total: ") != std::string::npos);
     }
 
