@@ -1,5 +1,6 @@
 // layerfuse-cli with ONNX models: `convert model.onnx out.net.yaml` (the YAML loads back to
 // the same network), --input-shape for dynamic inputs, --allow-unsupported, exit codes.
+#include "cli_run.h"
 #include "net_text.h"
 #include "onnx_model_builder.h"
 #include "test_support.h"
@@ -9,7 +10,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -18,17 +18,10 @@ using lf::test::OnnxModelBuilder;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    std::string out, err;
-};
+using Run = lf::test::CliRun;
 
 Run cli(const QStringList& args) {
-    QProcess p;
-    p.start(lf::test::cliPath(), args);
-    p.waitForFinished(60000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString()};
+    return lf::test::runCli(args, 60000);
 }
 
 QString cls() {
