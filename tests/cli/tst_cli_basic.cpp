@@ -20,10 +20,10 @@ using nlohmann::json;
 
 namespace {
 
-using Run = test::CliRun;
+using Run = lf::test::CliRun;
 
 Run cli(const QStringList& args) {
-    return test::runCli(args, {{}, {}, 60000});
+    return lf::test::runCli(args, 60000);
 }
 
 std::string describe(const Run& r) {

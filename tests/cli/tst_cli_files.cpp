@@ -24,6 +24,19 @@
 using namespace lf;
 using test::runCli;
 
+#define QVERIFY_CLI(run, expectedCode) QVERIFY2((run).ok(expectedCode), (run).describe().c_str())
+
+namespace {
+
+test::CliRunOptions in(const QString& dir) {
+    test::CliRunOptions o;
+    o.working_directory = dir;
+    o.timeout_ms = 300000;
+    return o;
+}
+
+} // namespace
+
 namespace {
 
 void writeFile(const QString& path, const std::string& bytes) {
@@ -64,7 +77,7 @@ class TstCliFiles : public QObject {
         QCOMPARE(::link(QFile::encodeName(out).constData(), QFile::encodeName(keep).constData()),
                  0);
         args.replaceInStrings(QStringLiteral("OUT"), out);
-        const auto r = runCli(args, {dir.path(), {}, 300000});
+        const auto r = runCli(args, in(dir.path()));
         QVERIFY_CLI(r, 0);
         QCOMPARE(test::readBytes(keep), std::string("old contents\n"));
         const std::string now = test::readBytes(out);
@@ -102,7 +115,9 @@ class TstCliFiles : public QObject {
     }
     void fullStandardOutputExitsOne() {
         QFETCH(QStringList, args);
-        const auto r = runCli(args, {{}, QStringLiteral("/dev/full"), 300000});
+        test::CliRunOptions o;
+        o.stdout_file = QStringLiteral("/dev/full");
+        const auto r = runCli(args, o);
         QVERIFY_CLI(r, 1);
         QVERIFY2(r.err.find("standard output: cannot write: No space left on device") !=
                      std::string::npos,
@@ -141,7 +156,7 @@ class TstCliFiles : public QObject {
         // A preset.
         scheduleNaming("optimus-config-3");
         auto r = runCli({"evaluate", "l2net", "--schedule", sched, "--format", "json"},
-                        {elsewhere.path(), {}, 60000});
+                        in(elsewhere.path()));
         QVERIFY_CLI(r, 0);
         QCOMPARE(hardwareOf(r), std::string("optimus-config-3"));
         // A file next to the schedule, from another working directory.
@@ -150,7 +165,7 @@ class TstCliFiles : public QObject {
                       myHw.substr(myHw.find("\nfrequency_mhz") + 1));
         scheduleNaming("hw/mine.hw.yaml");
         r = runCli({"evaluate", "l2net", "--schedule", sched, "--format", "json"},
-                   {elsewhere.path(), {}, 60000});
+                   in(elsewhere.path()));
         QVERIFY_CLI(r, 0);
         QCOMPARE(hardwareOf(r), std::string("mine"));
         // The same name in the working directory only: refused at the name.
@@ -158,13 +173,13 @@ class TstCliFiles : public QObject {
         QVERIFY(QFile::copy(dir.filePath("sched/hw/mine.hw.yaml"),
                             elsewhere.filePath("hw/other.hw.yaml")));
         scheduleNaming("hw/other.hw.yaml");
-        r = runCli({"evaluate", "l2net", "--schedule", sched}, {elsewhere.path(), {}, 60000});
+        r = runCli({"evaluate", "l2net", "--schedule", sched}, in(elsewhere.path()));
         QVERIFY_CLI(r, 1);
         QVERIFY2(r.err.rfind(sched.toStdString() + ":2:18: hardware 'hw/other.hw.yaml'", 0) == 0,
                  r.err.c_str());
         // An absolute path: refused at the name, never opened.
         scheduleNaming("/etc/passwd");
-        r = runCli({"evaluate", "l2net", "--schedule", sched}, {elsewhere.path(), {}, 60000});
+        r = runCli({"evaluate", "l2net", "--schedule", sched}, in(elsewhere.path()));
         QVERIFY_CLI(r, 1);
         QVERIFY2(r.err.rfind(sched.toStdString() + ":2:18: hardware '/etc/passwd' is not a "
                                                    "bundled preset",
@@ -172,7 +187,7 @@ class TstCliFiles : public QObject {
                  r.err.c_str());
         // The same rules for `export`.
         r = runCli({"export", "l2net", "--schedule", sched, "--format", "csv"},
-                   {elsewhere.path(), {}, 60000});
+                   in(elsewhere.path()));
         QVERIFY_CLI(r, 1);
         QVERIFY(r.err.find(":2:18:") != std::string::npos);
     }

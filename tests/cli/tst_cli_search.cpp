@@ -19,10 +19,10 @@ using namespace lf;
 
 namespace {
 
-using Run = test::CliRun;
+using Run = lf::test::CliRun;
 
 Run cli(const QStringList& args) {
-    return test::runCli(args, {{}, {}, 120000});
+    return lf::test::runCli(args, 120000);
 }
 
 std::string describe(const Run& r) {

@@ -11,12 +11,19 @@ std::string CliRun::describe() const {
            "\nstdout: " + out.substr(0, 2000) + "\nstderr: " + err.substr(0, 2000);
 }
 
-CliRun runCli(const QStringList& args, const CliRunOptions& opt) {
+CliRun runCli(const QStringList& args, int timeout_ms) {
+    CliRunOptions o;
+    o.timeout_ms = timeout_ms;
+    return runCli(args, o);
+}
+
+CliRun runCli(const QStringList& args, const CliRunOptions& options) {
+    const int timeout_ms = options.timeout_ms;
     QProcess p;
     p.setProgram(cliPath());
     p.setArguments(args);
-    if (!opt.workingDirectory.isEmpty()) p.setWorkingDirectory(opt.workingDirectory);
-    if (!opt.stdoutFile.isEmpty()) p.setStandardOutputFile(opt.stdoutFile);
+    if (!options.working_directory.isEmpty()) p.setWorkingDirectory(options.working_directory);
+    if (!options.stdout_file.isEmpty()) p.setStandardOutputFile(options.stdout_file);
     p.start();
     CliRun r;
     if (!p.waitForStarted(10000)) {
@@ -24,7 +31,7 @@ CliRun runCli(const QStringList& args, const CliRunOptions& opt) {
         return r;
     }
     p.closeWriteChannel();
-    if (!p.waitForFinished(opt.timeoutMs)) {
+    if (!p.waitForFinished(timeout_ms)) {
         p.kill();
         p.waitForFinished();
         r.err = "timed out";

@@ -1,5 +1,4 @@
-// Runs layerfuse-cli as a user does, for the CLI tests: arguments, working directory and
-// where standard output goes; exit code, crash and both outputs come back.
+// Runs layerfuse-cli as a user does and keeps what it printed (for tests/cli).
 #pragma once
 
 #include <QString>
@@ -13,19 +12,19 @@ struct CliRun {
     int code = -1;
     bool crashed = false;
     std::string out, err;
-    // "exit N" with both outputs (cut), for failure messages.
+    // "exit N", crash state and the start of both streams, for failure messages.
     std::string describe() const;
+    bool ok(int expected_code = 0) const { return !crashed && code == expected_code; }
 };
 
 struct CliRunOptions {
-    QString workingDirectory; // empty: the test's
-    QString stdoutFile;       // non-empty: standard output goes to this file (e.g. /dev/full)
-    int timeoutMs = 300000;
+    QString working_directory; // empty: the test's
+    QString stdout_file;       // non-empty: standard output goes to this file (/dev/full)
+    int timeout_ms = 120000;
 };
 
-CliRun runCli(const QStringList& args, const CliRunOptions& opt = {});
+// Starts the CLI under test with `args` and waits for it (at most `timeout_ms`).
+CliRun runCli(const QStringList& args, int timeout_ms = 120000);
+CliRun runCli(const QStringList& args, const CliRunOptions& options);
 
 } // namespace lf::test
-
-#define QVERIFY_CLI(run, expectedCode)                                                             \
-    QVERIFY2(!(run).crashed && (run).code == (expectedCode), (run).describe().c_str())
