@@ -54,6 +54,7 @@ OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t cap
     }
     slot_.assign(n, -1);
     outIndex_.assign(n, -1);
+    charged_.assign(n, 0);
     joinable_.assign(n, 1);
     for (LayerId v = 0; v < net.size(); ++v)
         joinable_[size_t(v)] = net.layer(v).type != LayerType::input;
@@ -122,7 +123,11 @@ void OptimusCoster::end() {
 
 // Input extent member k reads for an output extent r (a concat passes it through).
 int64_t OptimusCoster::window(size_t k, int axis, int64_t r) const {
-    const Window& w = vwin_[2 * size_t((*m_)[k]) + size_t(axis)];
+    return vertexWindow(size_t((*m_)[k]), axis, r);
+}
+
+int64_t OptimusCoster::vertexWindow(size_t v, int axis, int64_t r) const {
+    const Window& w = vwin_[2 * v + size_t(axis)];
     switch (w.kind) {
     case Window::identity:
         return r;
@@ -131,7 +136,7 @@ int64_t OptimusCoster::window(size_t k, int axis, int64_t r) const {
     case Window::other:
         break;
     }
-    const LayerDims& d = dims_[size_t((*m_)[k])];
+    const LayerDims& d = dims_[v];
     return axis == 0 ? d.windowY(r) : d.windowX(r);
 }
 
@@ -368,15 +373,38 @@ int64_t OptimusCoster::outsideBound(bool withStates) {
         for (const auto& [o, k] : readers_)
             extra_[size_t(o)] += share_[size_t(k)];
     }
+    // A producer that joins brings its own inputs along (outside, or joined themselves):
+    // each input tensor is charged once, to the first tensor whose producer reads it.
+    ++stamp_;
     int64_t total = 0;
     for (size_t o = 0; o < outside_.size(); ++o) {
         const size_t p = size_t(outside_[o]);
         const int64_t area = eh_[o] * ew_[o];
         int64_t c = outC_[p] * area;
-        if (joinable_[p])
-            c = std::min(c, (concat_[p] ? concatBound(p, 0) : std::min(Tc_, outC_[p])) * area +
-                                (withStates ? extra_[o] : 0));
+        if (joinable_[p]) {
+            const int64_t joined =
+                concat_[p] ? concatBound(p, 0) * area
+                           : std::min(Tc_, outC_[p]) * area + inputsBound(p, eh_[o], ew_[o]);
+            c = std::min(c, joined + (withStates ? extra_[o] : 0));
+        }
         total += c;
+    }
+    return total;
+}
+
+// What the inputs of a producer `p` joined at extents eh × ew hold at least: the window it
+// reads of each, at min(T_c, C) channels if that input may join too, else all of them.
+int64_t OptimusCoster::inputsBound(size_t p, int64_t eh, int64_t ew) {
+    int64_t total = 0;
+    const int64_t wh = vertexWindow(p, 0, eh), ww = vertexWindow(p, 1, ew);
+    for (int32_t e = inStart_[p]; e < inStart_[p + 1]; ++e) {
+        const size_t q = size_t(inList_[size_t(e)]);
+        if (outIndex_[q] >= 0 || slot_[q] >= 0 || charged_[q] == stamp_) continue;
+        charged_[q] = stamp_;
+        const int64_t c = !joinable_[q] ? outC_[q]
+                          : concat_[q]  ? std::min(outC_[q], concatBound(q, 1))
+                                        : std::min(Tc_, outC_[q]);
+        total += c * wh * ww;
     }
     return total;
 }
@@ -385,12 +413,13 @@ int64_t OptimusCoster::outsideBound(bool withStates) {
 // holds no fmap of its own): each input at min(T_c, C) if it may join, all of C if not,
 // recursively through concats; inputs that are the group's own outside tensors are counted
 // there already.
-int64_t OptimusCoster::concatBound(size_t concat, int depth) const {
+int64_t OptimusCoster::concatBound(size_t concat, int depth) {
     if (depth > 8) return 0;
     int64_t total = 0;
     for (int32_t e = inStart_[concat]; e < inStart_[concat + 1]; ++e) {
         const size_t q = size_t(inList_[size_t(e)]);
-        if (outIndex_[q] >= 0 || slot_[q] >= 0) continue;
+        if (outIndex_[q] >= 0 || slot_[q] >= 0 || charged_[q] == stamp_) continue;
+        charged_[q] = stamp_;
         total += !joinable_[q] ? outC_[q]
                  : concat_[q]  ? std::min(outC_[q], concatBound(q, depth + 1))
                                : std::min(Tc_, outC_[q]);

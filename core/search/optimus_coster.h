@@ -57,7 +57,9 @@ class OptimusCoster {
     int64_t lowerBound(int64_t limit);
     int64_t operatorBound();
     int64_t outsideBound(bool withStates);
-    int64_t concatBound(size_t concat, int depth) const;
+    int64_t concatBound(size_t concat, int depth);
+    int64_t inputsBound(size_t p, int64_t eh, int64_t ew);
+    int64_t vertexWindow(size_t v, int axis, int64_t r) const;
     bool mayBeForced(size_t k) const;
 
     int64_t cap_, abits_, wbits_, Tc_, Th_;
@@ -80,6 +82,8 @@ class OptimusCoster {
     std::vector<char> state_, matched_;
     std::vector<int64_t> share_, extra_;
     std::vector<int32_t> degree_;
+    std::vector<uint32_t> charged_; // by layer: == stamp_ when charged in this bound
+    uint32_t stamp_ = 0;
     struct Window {
         enum Kind : uint8_t { identity, conv, other } kind = conv;
         int64_t stride = 1, extent = 1, input = 1;

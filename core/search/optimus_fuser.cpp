@@ -11,6 +11,7 @@
 #include <bit>
 #include <chrono>
 #include <limits>
+#include <optional>
 
 namespace lf {
 
@@ -356,9 +357,9 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     for (char c : rules.vertex)
         res.operators += c;
 
-    OptimusCoster coster(net, hw, capBits), coster2(net, hw, capBits);
+    OptimusCoster coster(net, hw, capBits);
     coster.setJoinable(rules.vertex);
-    coster2.setJoinable(rules.vertex);
+    std::optional<OptimusCoster> coster2; // the helper thread's, a copy (see below)
     Hardware evalHw = hw;
     evalHw.buffer.bytes = capBits / 8;
     auto classify = [&](const std::vector<LayerId>& members, int thread) -> OptimusGroupClass {
@@ -370,7 +371,7 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
         if (opt.cost == FuserCost::optimus || opt.strategy == Strategy::optimus) {
             // Eq. 4 decides feasibility (an Optimus group that has no Eq. 4 solution does not
             // fit: its fmaps at the smallest tile exceed the buffer) and the bound.
-            const OptimusCoster::Cost oc = (thread == 0 ? coster : coster2).cost(members);
+            const OptimusCoster::Cost oc = (thread == 0 ? coster : *coster2).cost(members);
             c.hopeless = oc.hopeless;
             c.lower_bound_bits = oc.lower_bound_bits;
             if (!oc.feasible && members.size() > 1) return c;
@@ -411,6 +412,7 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
             fanout = std::max(fanout, net.successors(v).size());
         rules.threads = fanout >= 3 ? 2 : 1;
     }
+    if (rules.threads > 1) coster2.emplace(coster);
     const OptimusGroupSpace space(net, rules, classify, [&] { return control.cancelled(); });
     if (space.cancelled()) {
         res.cancelled = true;
