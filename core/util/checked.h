@@ -97,9 +97,11 @@ inline int64_t satFromDouble(double x) {
     return x > 0 ? int64_t(x) : 0;
 }
 
-// ⌈a / b⌉ for b > 0, without the overflow of (a + b − 1) / b near the top.
+// ⌈a / b⌉ for a >= 0, b > 0 (counts). In unsigned arithmetic a + b − 1 cannot overflow (both
+// are below 2^63), so it holds up to kSaturated, at the cost of (a + b − 1) / b in the closed
+// forms' inner loops.
 inline constexpr int64_t ceilDiv(int64_t a, int64_t b) {
-    return a / b + (a % b > 0);
+    return int64_t((uint64_t(a) + uint64_t(b) - 1) / uint64_t(b));
 }
 
 } // namespace lf

@@ -226,7 +226,6 @@ class TstFigureLimits : public QObject {
         QCOMPARE(ceilDiv(M, 2), M / 2 + 1); // (a + b − 1) / b would overflow
         QCOMPARE(ceilDiv(7, 2), int64_t(4));
         QCOMPARE(ceilDiv(0, 3), int64_t(0));
-        QCOMPARE(ceilDiv(-1, 2), int64_t(0));
         const CheckedInt ok = CheckedInt(1 << 20) * (1 << 20) + 5;
         QVERIFY(ok.ok());
         QCOMPARE(ok.value(), (int64_t(1) << 40) + 5);
