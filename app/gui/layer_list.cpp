@@ -1,7 +1,7 @@
 #include "layer_list.h"
 
 #include "graph/graph_labels.h"
-#include "metrics/metrics_io.h"
+#include "metrics/units.h"
 
 #include <QHeaderView>
 #include <QItemSelectionModel>

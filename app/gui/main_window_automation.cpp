@@ -3,7 +3,7 @@
 
 #include "import_onnx.h"
 #include "main_window.h"
-#include "metrics/metrics_io.h"
+#include "metrics/units.h"
 #include "models/evaluate.h"
 #include "search/explore_dialog.h"
 #include "search/search_task.h"

@@ -23,6 +23,19 @@ struct Dataflow {
 std::optional<Dataflow> parseDataflow(std::string_view s);
 std::string toString(const Dataflow& d);
 
+// Bits and bytes. The models size buffers and transfers in bits (every array has its own
+// precision); bytes appear at the edges (capacities, files, the studio), rounded up.
+constexpr int64_t bytesToBits(int64_t bytes) {
+    return bytes * 8;
+}
+constexpr int64_t bitsToBytes(int64_t bits) {
+    return (bits + 7) / 8;
+}
+// Bytes of `elements` values of `bits` each, not rounded (a figure to show or compare).
+constexpr double elementBytes(double elements, int bits) {
+    return elements * double(bits) / 8.0;
+}
+
 enum class SramEnergyModel : uint8_t {
     constant, // pj_per_access
     sqrt,     // ConvFusion §VII-A: a·sqrt(bits) + b
@@ -60,6 +73,7 @@ struct BufferConfig {
     int64_t bytes = 512 * 1024;
     int banks = 1;
     BufferEnergy energy;
+    int64_t bits() const { return bytesToBits(bytes); }
     friend bool operator==(const BufferConfig&, const BufferConfig&) = default;
 };
 

@@ -3,6 +3,7 @@
 // metrics/metrics_io.h follow docs/INTERFACES.md.
 #pragma once
 
+#include "hardware/hardware.h"
 #include "network/layer.h"
 #include "schedule/schedule.h"
 
@@ -25,6 +26,14 @@ struct Traffic {
     }
     friend bool operator==(const Traffic&, const Traffic&) = default;
 };
+
+// Bytes of a DRAM split at the hardware's precisions: inputs and outputs at act_bits, weights
+// at weight_bits, partial sums at psum_bits (as Stoutchinin Eq. 4), not rounded.
+inline double trafficBytes(const Traffic& t, const Precision& p) {
+    return elementBytes(double(t.input + t.output), p.act_bits) +
+           elementBytes(double(t.weight), p.weight_bits) +
+           elementBytes(double(t.psum), p.psum_bits);
+}
 
 // Energy split by component, in pJ.
 struct Energy {

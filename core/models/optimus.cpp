@@ -338,7 +338,7 @@ GroupCost optimusGroup(const Network& net, const Hardware& hw, const Schedule&,
                        const FusionGroup& group) {
     const GroupView g{net, group.layers};
     const Precision& prec = hw.precision;
-    const int64_t cap = hw.buffer.bytes * 8;
+    const int64_t cap = hw.buffer.bits();
     const int64_t fh = group.out_tile ? group.out_tile->h : 0;
     const int64_t fw = group.out_tile ? group.out_tile->w : 0;
     const OptimusPlan plan = optimusPlan(net, hw, group.layers, cap, fh, fw);

@@ -43,8 +43,8 @@ TsoLayerChoice tsoBestSlicing(const TsoConv& conv, const Hardware& hw,
     if (!hw.cores) return best;
     const CoresConfig& cores = *hw.cores;
     const int tle = tleCount(hw), tlt = tltCount(hw);
-    const int bytes = (hw.precision.act_bits + 7) / 8;
-    const int wbytes = (hw.precision.weight_bits + 7) / 8;
+    const int bytes = int(bitsToBytes(hw.precision.act_bits));
+    const int wbytes = int(bitsToBytes(hw.precision.weight_bits));
     const int64_t mb0 = cores.mb_bytes.size() > 0 ? cores.mb_bytes[0] : 0;
     const int64_t mb1 = cores.mb_bytes.size() > 1 ? cores.mb_bytes[1] : 0;
     const int64_t mb2 = cores.mb_bytes.size() > 2 ? cores.mb_bytes[2] : 0;

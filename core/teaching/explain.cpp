@@ -356,7 +356,7 @@ GroupExplanation explainGroup(const Network& net, const Hardware& hw, const Sche
     }
     case Strategy::optimus: {
         const OptimusPlan p =
-            optimusPlan(net, hw, g.layers, hw.buffer.bytes * 8, g.out_tile ? g.out_tile->h : 0,
+            optimusPlan(net, hw, g.layers, hw.buffer.bits(), g.out_tile ? g.out_tile->h : 0,
                         g.out_tile ? g.out_tile->w : 0);
         ex.formulas.push_back({"MemoryCost",
                                "Optimus Eq. 3",

@@ -302,7 +302,7 @@ LoopNest groupLoopNest(const Network& net, const Hardware& hw, const Schedule& s
     }
     case Strategy::optimus: {
         const OptimusPlan p =
-            optimusPlan(net, hw, g.layers, hw.buffer.bytes * 8, g.out_tile ? g.out_tile->h : 0,
+            optimusPlan(net, hw, g.layers, hw.buffer.bits(), g.out_tile ? g.out_tile->h : 0,
                         g.out_tile ? g.out_tile->w : 0);
         e.line(CodeLine::Kind::comment, 0, "",
                "group " + g.name + ": Optimus sub-groups of t_h = " + n2s(p.t_h) +

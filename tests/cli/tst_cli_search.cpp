@@ -4,6 +4,7 @@
 // writes the documented columns, one row per front point, each point's schedule with
 // --save-schedules; usage errors exit 2.
 #include "net_text.h"
+#include "search/explore_front.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -128,6 +129,17 @@ class TstCliSearch : public QObject {
         std::getline(again, line);
         std::getline(again, line);
         QCOMPARE(std::to_string(dramOf(ev.out)), split(line)[1]);
+    }
+
+    // The CLI writes the same front CSV as the studio's Explore dialog (core's frontCsv).
+    void exploreCsvIsTheStudiosCsv() {
+        const Run r = cli({"explore", "l3net", "--max-depth", "2"});
+        QVERIFY_RUN(r, 0);
+        const Network net = test::bundledNetwork("l3net");
+        const Hardware hw = test::bundledHardware("hwff-config-1");
+        ExploreOptions o;
+        o.max_depth = 2;
+        QCOMPARE(r.out, frontCsv(evaluateFront(net, hw, explore(net, hw, o))));
     }
 
     void usageErrors() {

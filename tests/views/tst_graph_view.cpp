@@ -7,7 +7,7 @@
 #include "graph/heat_legend.h"
 #include "layer_list.h"
 #include "main_window.h"
-#include "metrics/metrics_io.h"
+#include "metrics/units.h"
 #include "test_support.h"
 
 #include <QFile>

@@ -1,9 +1,10 @@
-// The explored network front with what evaluate() reports for each point's schedule, as the
-// Explore dialog shows it (tooltips) and exports it (CSV with the columns of
-// `layerfuse-cli explore --csv`, docs/INTERFACES.md).
+// The explored network front with what evaluate() reports for each point's schedule: the
+// rows the Explore dialog shows and the CSV that it and `layerfuse-cli explore --csv` write
+// (columns in docs/cli.md).
 #pragma once
 
 #include "hardware/hardware.h"
+#include "metrics/metrics.h"
 #include "network/network.h"
 #include "search/pareto.h"
 
@@ -24,6 +25,9 @@ struct ExploreFrontRow {
     bool fits = false;    // the point's buffer fits the hardware's
 };
 
+// The row of one front point from the metrics of its schedule.
+ExploreFrontRow frontRow(const ExplorePoint& point, const Metrics& metrics, const Hardware& hw);
+
 // Evaluates the schedule of every front point, reporting progress from `from` to 1 of the
 // control's range; stops early (fewer rows) when the control is cancelled.
 std::vector<ExploreFrontRow> evaluateFront(const Network& net, const Hardware& hw,
@@ -31,7 +35,9 @@ std::vector<ExploreFrontRow> evaluateFront(const Network& net, const Hardware& h
                                            const SearchControl& control = {}, double from = 0);
 
 // point,dram_accesses,buffer_bytes,macs,recompute_macs,energy_pj,latency_cycles,fits,groups
-// (groups = fused groups), one row per front point.
+// (groups = fused groups), one row per front point; each line ends with '\n'.
+std::string frontCsvHeader();
+std::string frontCsvRow(size_t point, const ExploreFrontRow& row);
 std::string frontCsv(const std::vector<ExploreFrontRow>& rows);
 
 } // namespace lf
