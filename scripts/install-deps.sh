@@ -11,6 +11,7 @@ packages=(
     libonnx-dev libprotobuf-dev protobuf-compiler
     libbenchmark-dev
     python3-jsonschema python3-yaml
+    clang-format
     locales
     fonts-dejavu-core
 )
