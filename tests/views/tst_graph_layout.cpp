@@ -1,9 +1,9 @@
 // Graphviz layout of the DAG canvas: geometric invariants (never raw coordinates).
+#include "edits/schedule_edits.h"
 #include "graph/graph_labels.h"
 #include "graph/graph_scene.h"
 #include "graph/layouter.h"
 #include "models/evaluate.h"
-#include "schedule_edits.h"
 #include "test_support.h"
 
 #include <QTest>
