@@ -59,7 +59,7 @@ struct Session {
 
 } // namespace
 
-class TestGraphView : public QObject {
+class TestCanvasPanel : public QObject {
     Q_OBJECT
   private slots:
     void initTestCase() {
@@ -337,5 +337,5 @@ class TestGraphView : public QObject {
     }
 };
 
-QTEST_MAIN(TestGraphView)
+QTEST_MAIN(TestCanvasPanel)
 #include "tst_canvas_panel.moc"

@@ -3,6 +3,7 @@
 // Timeloop and Stream exports.
 #include "controllers/exchange_controller.h"
 #include "io/schedule_yaml.h"
+#include "net_text.h"
 #include "studio_window.h"
 #include "test_support.h"
 
@@ -26,16 +27,6 @@ struct Window : test::StudioWindow {
     ExchangeController* exchange = w.exchange();
 };
 
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-bool writeAll(const QString& path, const QByteArray& data) {
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
-}
-
 // The groups and layer schedules (what a schedule says), without the explicit-layer marks.
 bool sameSchedule(const Schedule& a, const Schedule& b) {
     return a.groups == b.groups && a.layers == b.layers;
@@ -43,7 +34,7 @@ bool sameSchedule(const Schedule& a, const Schedule& b) {
 
 } // namespace
 
-class TestAutomationExchange : public QObject {
+class TestExchange : public QObject {
     Q_OBJECT
   private slots:
     void initTestCase() {
@@ -91,7 +82,7 @@ class TestAutomationExchange : public QObject {
         // And the file round-trips byte for byte.
         const QString b = dir.filePath(QStringLiteral("b.sched.yaml"));
         QVERIFY(t.exchange->exportSchedule(b));
-        QCOMPARE(readAll(b), readAll(a));
+        QCOMPARE(test::readBytes(b), test::readBytes(a));
         QVERIFY(t.errors.isEmpty());
     }
 
@@ -141,7 +132,7 @@ class TestAutomationExchange : public QObject {
         }
         // L3Net with its last layer renamed: another canonical hash, two names in common.
         const QString net = dir.filePath(QStringLiteral("renamed.net.yaml"));
-        QVERIFY(writeAll(net, R"(format: layerfuse/network@1
+        QVERIFY(test::writeBytes(net, R"(format: layerfuse/network@1
 name: L3NetRenamed
 inputs:
   - {name: image, channels: 3, height: 22, width: 22}
@@ -194,7 +185,7 @@ layers:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("bad.sched.yaml"));
         // conv2 of L2Net has 16 output columns: a tile of 40 breaks 1 <= T <= D.
-        QVERIFY(writeAll(path, R"(format: layerfuse/schedule@1
+        QVERIFY(test::writeBytes(path, R"(format: layerfuse/schedule@1
 network: {name: L2Net}
 layers:
   conv2:
@@ -226,9 +217,9 @@ layers:
         QCOMPARE(expected, 21); // ResNet-18: 20 convolutions and the classifier
         const QStringList files = QDir(out).entryList({QStringLiteral("*.yaml")}, QDir::Files);
         QCOMPARE(files.size(), expected);
-        const QByteArray one = readAll(QDir(out).filePath(files.front()));
-        QVERIFY(one.contains("mapping"));
-        QVERIFY(one.contains("permutation"));
+        const std::string one = test::readBytes(QDir(out).filePath(files.front()));
+        QVERIFY(one.find("mapping") != std::string::npos);
+        QVERIFY(one.find("permutation") != std::string::npos);
 
         QVERIFY(t.editAndWait([&] {
             t.w.document()->fuse({t.id("layer1.0.conv1"), t.id("layer1.0.conv2")});
@@ -250,5 +241,5 @@ layers:
     }
 };
 
-QTEST_MAIN(TestAutomationExchange)
+QTEST_MAIN(TestExchange)
 #include "tst_exchange.moc"

@@ -38,7 +38,7 @@ struct Window : test::StudioWindow {
 
 } // namespace
 
-class TestStudio : public QObject {
+class TestMainWindow : public QObject {
     Q_OBJECT
   private slots:
     void initTestCase() {
@@ -348,5 +348,5 @@ class TestStudio : public QObject {
     }
 };
 
-QTEST_MAIN(TestStudio)
+QTEST_MAIN(TestMainWindow)
 #include "tst_main_window.moc"

@@ -3,6 +3,7 @@
 // kept), unsupported operators declined or loaded as opaque layers, a fixed-size model.
 #include "controllers/exchange_controller.h"
 #include "controllers/onnx_import_flow.h"
+#include "net_text.h"
 #include "onnx_test_helpers.h"
 #include "studio_window.h"
 #include "test_support.h"
@@ -30,16 +31,6 @@ struct Window : test::StudioWindow {
     }
 };
 
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-bool writeAll(const QString& path, const QByteArray& data) {
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
-}
-
 // conv → Hardmax → com.example.Foo → conv on a fixed 1×3×8×8 input.
 test::OnnxModelBuilder unsupportedModel() {
     test::OnnxModelBuilder b(13);
@@ -56,7 +47,7 @@ test::OnnxModelBuilder unsupportedModel() {
 
 } // namespace
 
-class TestAutomationOnnx : public QObject {
+class TestOnnxImportFlow : public QObject {
     Q_OBJECT
   private slots:
     void initTestCase() {
@@ -115,11 +106,11 @@ class TestAutomationOnnx : public QObject {
         const Schedule before = t.w.document()->schedule();
         QTemporaryDir dir;
         // A valid model cut in the middle of its weights.
-        const QByteArray model =
-            readAll(test::testData(QStringLiteral("onnx/ch_ppocr_mobile_v2.0_cls_infer.onnx")));
+        const std::string model = test::readBytes(
+            test::testData(QStringLiteral("onnx/ch_ppocr_mobile_v2.0_cls_infer.onnx")));
         QVERIFY(model.size() > 100000);
         const QString path = dir.filePath(QStringLiteral("truncated.onnx"));
-        QVERIFY(writeAll(path, model.left(model.size() / 2)));
+        QVERIFY(test::writeBytes(path, model.substr(0, model.size() / 2)));
         bool asked = false;
         t.flow->inputShapePrompt = [&](const OnnxModelInfo&, const std::vector<int64_t>& s,
                                        const QString&) -> std::optional<std::vector<int64_t>> {
@@ -142,7 +133,7 @@ class TestAutomationOnnx : public QObject {
         QVERIFY(t.open("l2net"));
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("garbage.onnx"));
-        QVERIFY(writeAll(path, QByteArray("this is not a protobuf model\n")));
+        QVERIFY(test::writeBytes(path, "this is not a protobuf model\n"));
         const auto [ok, message] = t.import(path);
         QVERIFY(!ok);
         QCOMPARE(t.errors.size(), 1);
@@ -155,7 +146,7 @@ class TestAutomationOnnx : public QObject {
         QVERIFY(t.open("l2net"));
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("custom_ops.onnx"));
-        QVERIFY(writeAll(path, QByteArray::fromStdString(unsupportedModel().bytes())));
+        QVERIFY(test::writeBytes(path, unsupportedModel().bytes()));
         // A fixed-size model: the shape question comes pre-filled with its own size.
         std::vector<int64_t> suggested;
         t.flow->inputShapePrompt = [&](const OnnxModelInfo& info, const std::vector<int64_t>& s,
@@ -197,5 +188,5 @@ class TestAutomationOnnx : public QObject {
     }
 };
 
-QTEST_MAIN(TestAutomationOnnx)
+QTEST_MAIN(TestOnnxImportFlow)
 #include "tst_onnx_import_flow.moc"

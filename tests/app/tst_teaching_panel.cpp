@@ -42,7 +42,7 @@ int lessonIndex(const LessonsView& v, const char* name) {
 
 } // namespace
 
-class TestTeachingStudio : public QObject {
+class TestTeachingPanel : public QObject {
     Q_OBJECT
   private slots:
     void initTestCase() { registerStudioMetaTypes(); }
@@ -53,7 +53,7 @@ class TestTeachingStudio : public QObject {
     void hoveredLoopReachesThePyramid();
 };
 
-void TestTeachingStudio::docksExist() {
+void TestTeachingPanel::docksExist() {
     MainWindow w(quietOptions());
     for (const char* name :
          {"loopNestDock", "tilePyramidDock", "explainDock", "compareDock", "lessonsDock"})
@@ -62,7 +62,7 @@ void TestTeachingStudio::docksExist() {
     QVERIFY(w.findChild<LessonsView*>());
 }
 
-void TestTeachingStudio::lessonFromOpenToTargetMet() {
+void TestTeachingPanel::lessonFromOpenToTargetMet() {
     MainWindow w(quietOptions());
     w.studio()->savePrompt = [](const QString&) { return QMessageBox::Discard; };
     auto* lessons = w.findChild<LessonsView*>();
@@ -104,7 +104,7 @@ void TestTeachingStudio::lessonFromOpenToTargetMet() {
     QVERIFY(nest->codeText().contains(QLatin1String("Trans_X = 256")));
 }
 
-void TestTeachingStudio::showSolutionIsOneUndoableEdit() {
+void TestTeachingPanel::showSolutionIsOneUndoableEdit() {
     MainWindow w(quietOptions());
     w.studio()->savePrompt = [](const QString&) { return QMessageBox::Discard; };
     auto* lessons = w.findChild<LessonsView*>();
@@ -122,7 +122,7 @@ void TestTeachingStudio::showSolutionIsOneUndoableEdit() {
     QVERIFY(!lessons->targetMet());
 }
 
-void TestTeachingStudio::compareNamesTheEditedGroup() {
+void TestTeachingPanel::compareNamesTheEditedGroup() {
     MainWindow w(quietOptions());
     QVERIFY(editAndWait(w, [&] { w.files()->openBundled(QStringLiteral("l3net")); }));
     auto* compare = w.findChild<CompareView*>();
@@ -147,7 +147,7 @@ void TestTeachingStudio::compareNamesTheEditedGroup() {
     QVERIFY(!w.canvas()->scene()->node(conv2)->look().highlighted);
 }
 
-void TestTeachingStudio::hoveredLoopReachesThePyramid() {
+void TestTeachingPanel::hoveredLoopReachesThePyramid() {
     MainWindow w(quietOptions());
     QVERIFY(editAndWait(w, [&] { w.files()->openBundled(QStringLiteral("l3net")); }));
     const LayerId conv2 = w.document()->network().find("conv2");
@@ -168,5 +168,5 @@ void TestTeachingStudio::hoveredLoopReachesThePyramid() {
     QVERIFY(pyramid->scene()->highlightItems().empty());
 }
 
-QTEST_MAIN(TestTeachingStudio)
+QTEST_MAIN(TestTeachingPanel)
 #include "tst_teaching_panel.moc"

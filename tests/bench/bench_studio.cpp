@@ -14,6 +14,7 @@
 #include "main_window.h"
 #include "models/evaluate.h"
 #include "network/network.h"
+#include "test_support.h"
 
 #include <benchmark/benchmark.h>
 
@@ -35,12 +36,6 @@ using namespace lf;
 
 namespace {
 
-Network bundled(const char* name) {
-    auto n = loadBundledNetwork(name);
-    if (!n) throw std::runtime_error(n.error().toString());
-    return *n;
-}
-
 StudioState stateOf(const Network& net) {
     StudioState s;
     s.network = net;
@@ -48,24 +43,6 @@ StudioState stateOf(const Network& net) {
     s.hardware = hw ? *hw : Hardware{};
     s.schedule = defaultSchedule(net, s.hardware);
     return s;
-}
-
-Network deepNetwork(int blocks) {
-    std::string y = "format: layerfuse/network@1\nname: Deep\ninputs:\n  - {name: x, channels: 16, "
-                    "height: 32, width: 32}\nlayers:\n";
-    std::string prev = "x";
-    for (int b = 0; b < blocks; ++b) {
-        const std::string p = "b" + std::to_string(b);
-        y += "  - {name: " + p + "c1, type: conv, inputs: [" + prev +
-             "], out_channels: 16, kernel: 3, padding: [1, 1]}\n";
-        y += "  - {name: " + p + "c2, type: conv, inputs: [" + p +
-             "c1], out_channels: 16, kernel: 3, padding: [1, 1]}\n";
-        y += "  - {name: " + p + "add, type: add, inputs: [" + prev + ", " + p + "c2]}\n";
-        prev = p + "add";
-    }
-    auto n = readNetworkYaml(y, "deep.net.yaml");
-    if (!n) throw std::runtime_error(n.error().toString());
-    return *n;
 }
 
 MainWindow::Options benchOptions() {
@@ -149,7 +126,7 @@ graph::LayoutRequest requestFor(const StudioState& s) {
 }
 
 void BM_LayoutResNet50(benchmark::State& state) {
-    const graph::LayoutRequest req = requestFor(stateOf(bundled("resnet50")));
+    const graph::LayoutRequest req = requestFor(stateOf(test::bundledNetwork("resnet50")));
     auto layouter = graph::makeGraphvizLayouter();
     for (auto _ : state) {
         auto res = layouter->layout(req);
@@ -162,7 +139,7 @@ BENCHMARK(BM_LayoutResNet50)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 // Every bottleneck block of ResNet-50 fused: 16 clusters.
 void BM_LayoutResNet50Fused(benchmark::State& state) {
-    StudioState s = stateOf(bundled("resnet50"));
+    StudioState s = stateOf(test::bundledNetwork("resnet50"));
     const int blocks[] = {3, 4, 6, 3};
     for (int stage = 1; stage <= 4; ++stage)
         for (int b = 0; b < blocks[stage - 1]; ++b) {
@@ -194,7 +171,7 @@ void BM_LayoutResNet50Fused(benchmark::State& state) {
 BENCHMARK(BM_LayoutResNet50Fused)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 void BM_Layout1000Layers(benchmark::State& state) {
-    const Network net = deepNetwork(334);
+    const Network net = test::residualChain(334);
     StudioState s;
     s.network = net;
     normalize(s.schedule, net);
@@ -212,7 +189,7 @@ BENCHMARK(BM_Layout1000Layers)->Unit(benchmark::kMillisecond)->Iterations(3);
 // One frame of the 1,000-layer canvas at a zoom (level of detail keeps far zooms cheap).
 void BM_Paint1000Layers(benchmark::State& state) {
     const double zoom = double(state.range(0)) / 100.0;
-    const Network net = deepNetwork(334);
+    const Network net = test::residualChain(334);
     StudioState s;
     s.network = net;
     normalize(s.schedule, net);

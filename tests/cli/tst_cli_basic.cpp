@@ -1,6 +1,7 @@
 // layerfuse-cli as a user runs it: --version, --help, examples, convert, evaluate in every
 // format, and the exit-code contract (0 ok, 1 bad input with FILE:LINE:COLUMN on stderr,
 // 2 usage error).
+#include "cli_run.h"
 #include "net_text.h"
 #include "test_support.h"
 
@@ -19,45 +20,6 @@ using namespace lf;
 using nlohmann::json;
 
 namespace {
-
-struct Run {
-    int code = -1;
-    bool crashed = false;
-    std::string out, err;
-};
-
-Run cli(const QStringList& args) {
-    QProcess p;
-    p.setProgram(lf::test::cliPath());
-    p.setArguments(args);
-    p.start();
-    Run r;
-    if (!p.waitForStarted(10000)) {
-        r.err = "could not start " + lf::test::cliPath().toStdString();
-        return r;
-    }
-    p.closeWriteChannel();
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.crashed = p.exitStatus() != QProcess::NormalExit;
-    r.code = p.exitCode();
-    const QByteArray o = p.readAllStandardOutput(), e = p.readAllStandardError();
-    r.out.assign(o.constData(), size_t(o.size()));
-    r.err.assign(e.constData(), size_t(e.size()));
-    return r;
-}
-
-std::string describe(const Run& r) {
-    return "exit " + std::to_string(r.code) + (r.crashed ? " (crashed)" : "") +
-           "\nstdout: " + r.out.substr(0, 2000) + "\nstderr: " + r.err.substr(0, 2000);
-}
-
-#define QVERIFY_RUN(run, expectedCode)                                                             \
-    QVERIFY2(!(run).crashed && (run).code == (expectedCode), describe(run).c_str())
 
 std::vector<std::string> lines(const std::string& text) {
     std::vector<std::string> out;
@@ -113,18 +75,18 @@ class TestCliBasic : public QObject {
 
   private slots:
     void version() {
-        const Run r = cli({"--version"});
+        const test::CliRun r = test::runCli({"--version"});
         QVERIFY_RUN(r, 0);
         QCOMPARE(QString::fromStdString(r.out), QString("layerfuse-cli " LAYERFUSE_VERSION "\n"));
     }
 
     void help() {
-        const Run r = cli({"--help"});
+        const test::CliRun r = test::runCli({"--help"});
         QVERIFY_RUN(r, 0);
         QVERIFY2(r.out.find("Usage: layerfuse-cli") != std::string::npos, r.out.c_str());
         for (const char* sub : {"examples", "convert", "evaluate"})
             QVERIFY2(r.out.find(std::string("\n  ") + sub + " ") != std::string::npos, sub);
-        const Run sub = cli({"evaluate", "--help"});
+        const test::CliRun sub = test::runCli({"evaluate", "--help"});
         QVERIFY_RUN(sub, 0);
         for (const char* opt : {"NETWORK", "--hardware", "--format"})
             QVERIFY2(sub.out.find(opt) != std::string::npos, opt);
@@ -132,7 +94,7 @@ class TestCliBasic : public QObject {
 
     // Every bundled network and preset is listed, in its section, once.
     void examplesListsEverything() {
-        const Run r = cli({"examples"});
+        const test::CliRun r = test::runCli({"examples"});
         QVERIFY_RUN(r, 0);
         std::map<std::string, std::string> sectionOf; // listed name -> its section header
         std::string section;
@@ -178,7 +140,7 @@ class TestCliBasic : public QObject {
     // convert of a bundled name and of a file give the same canonical text, which is what
     // the library writes and is a fixed point of convert.
     void convertRoundTrips() {
-        const Run byName = cli({"convert", "l2net", "-"});
+        const test::CliRun byName = test::runCli({"convert", "l2net", "-"});
         QVERIFY_RUN(byName, 0);
         auto n = loadBundledNetwork("l2net");
         QVERIFY_OK(n);
@@ -188,24 +150,24 @@ class TestCliBasic : public QObject {
             "in.net.yaml", lf::test::readBytes(lf::test::testData("yaml/loose.net.yaml")));
         const QString out = lf::test::writeTempFile("out.net.yaml", "");
         QFile::remove(out);
-        const Run toFile = cli({"convert", in, out});
+        const test::CliRun toFile = test::runCli({"convert", in, out});
         QVERIFY_RUN(toFile, 0);
         QCOMPARE(toFile.out, std::string());
         const std::string written = lf::test::readBytes(out);
         QCOMPARE_TEXT(written,
                       lf::test::readBytes(lf::test::testData("yaml/loose.expected.net.yaml")));
-        const Run again = cli({"convert", out, "-"});
+        const test::CliRun again = test::runCli({"convert", out, "-"});
         QVERIFY_RUN(again, 0);
         QCOMPARE_TEXT(again.out, written);
 
         const QString l2 = lf::test::writeTempFile("l2.net.yaml", byName.out);
-        const Run fromFile = cli({"convert", l2, "-"});
+        const test::CliRun fromFile = test::runCli({"convert", l2, "-"});
         QVERIFY_RUN(fromFile, 0);
         QCOMPARE_TEXT(fromFile.out, byName.out);
     }
 
     void evaluateJsonHasEveryDocumentedField() {
-        const Run r = cli({"evaluate", "l2net", "--format", "json"});
+        const test::CliRun r = test::runCli({"evaluate", "l2net", "--format", "json"});
         QVERIFY_RUN(r, 0);
         json got;
         try {
@@ -271,7 +233,7 @@ class TestCliBasic : public QObject {
     void evaluateEveryBundledFile() {
         QFETCH(QStringList, args);
         QFETCH(QString, network);
-        const Run r = cli(args);
+        const test::CliRun r = test::runCli(args);
         QVERIFY_RUN(r, 0);
         json got;
         try {
@@ -297,10 +259,10 @@ class TestCliBasic : public QObject {
     }
 
     void evaluateCsvHasOneRowPerLayer() {
-        const Run j = cli({"evaluate", "l2net", "--format", "json"});
+        const test::CliRun j = test::runCli({"evaluate", "l2net", "--format", "json"});
         QVERIFY_RUN(j, 0);
         const json got = json::parse(j.out);
-        const Run r = cli({"evaluate", "l2net", "--format", "csv"});
+        const test::CliRun r = test::runCli({"evaluate", "l2net", "--format", "csv"});
         QVERIFY_RUN(r, 0);
         const auto rows = lines(r.out);
         QVERIFY(!rows.empty());
@@ -320,7 +282,7 @@ class TestCliBasic : public QObject {
     }
 
     void evaluateTable() {
-        const Run r = cli({"evaluate", "l2net"});
+        const test::CliRun r = test::runCli({"evaluate", "l2net"});
         QVERIFY_RUN(r, 0);
         QVERIFY2(r.out.find("L2Net") != std::string::npos, r.out.c_str());
     }
@@ -361,17 +323,17 @@ class TestCliBasic : public QObject {
         QFETCH(QString, expected);
         const QString path = lf::test::writeTempFile(file, content.toStdString());
         args.replaceInStrings("@", path);
-        const Run r = cli(args);
+        const test::CliRun r = test::runCli(args);
         QVERIFY_RUN(r, 1);
         QCOMPARE(QString::fromStdString(r.err), path + ":" + expected + "\n");
         QCOMPARE(r.out, std::string());
     }
 
     void unknownNetworkExitsOne() {
-        const Run r = cli({"evaluate", "no-such-network"});
+        const test::CliRun r = test::runCli({"evaluate", "no-such-network"});
         QVERIFY_RUN(r, 1);
         QVERIFY2(r.err.rfind("no-such-network: ", 0) == 0, r.err.c_str());
-        const Run w = cli({"convert", "l2net", "/nonexistent-dir/x.net.yaml"});
+        const test::CliRun w = test::runCli({"convert", "l2net", "/nonexistent-dir/x.net.yaml"});
         QVERIFY_RUN(w, 1);
         QVERIFY2(w.err.rfind("/nonexistent-dir/x.net.yaml: ", 0) == 0, w.err.c_str());
     }
@@ -393,9 +355,10 @@ class TestCliBasic : public QObject {
     void usageErrorsExitTwo() {
         QFETCH(QStringList, args);
         QFETCH(QString, mentions);
-        const Run r = cli(args);
+        const test::CliRun r = test::runCli(args);
         QVERIFY_RUN(r, 2);
-        QVERIFY2(r.err.find(mentions.toStdString()) != std::string::npos, describe(r).c_str());
+        QVERIFY2(r.err.find(mentions.toStdString()) != std::string::npos,
+                 test::describe(r).c_str());
         QCOMPARE(r.out, std::string());
     }
 };

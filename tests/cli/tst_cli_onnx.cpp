@@ -1,5 +1,6 @@
 // layerfuse-cli with ONNX models: `convert model.onnx out.net.yaml` (the YAML loads back to
 // the same network), --input-shape for dynamic inputs, --allow-unsupported, exit codes.
+#include "cli_run.h"
 #include "net_text.h"
 #include "onnx_model_builder.h"
 #include "test_support.h"
@@ -16,19 +17,6 @@ using lf::test::OnnxModelBuilder;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    std::string out, err;
-};
-
-Run cli(const QStringList& args) {
-    QProcess p;
-    p.start(lf::test::cliPath(), args);
-    p.waitForFinished(60000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString()};
-}
-
 QString cls() {
     return lf::test::testData(QStringLiteral("onnx/ch_ppocr_mobile_v2.0_cls_infer.onnx"));
 }
@@ -44,7 +32,7 @@ class TestCliOnnx : public QObject {
     void convertRealModel() {
         QTemporaryDir dir;
         const QString out = dir.filePath("cls.net.yaml");
-        const Run r = cli({"convert", cls(), out, "--input-shape", "3,48,192"});
+        const test::CliRun r = test::runCli({"convert", cls(), out, "--input-shape", "3,48,192"});
         QVERIFY2(r.code == 0, r.err.c_str());
         auto fromYaml = loadNetworkYamlFile(out.toStdString());
         QVERIFY2(fromYaml.ok(), fromYaml.ok() ? "" : fromYaml.error().toString().c_str());
@@ -56,17 +44,17 @@ class TestCliOnnx : public QObject {
         QCOMPARE(fromYaml->size(), 82);
         // Converting the YAML again gives the same bytes.
         const QString again = dir.filePath("again.net.yaml");
-        QCOMPARE(cli({"convert", out, again}).code, 0);
+        QCOMPARE(test::runCli({"convert", out, again}).code, 0);
         QCOMPARE(lf::test::readBytes(again), lf::test::readBytes(out));
     }
 
     void dynamicInputNeedsShape() {
-        const Run r = cli({"convert", cls(), "-"});
+        const test::CliRun r = test::runCli({"convert", cls(), "-"});
         QCOMPARE(r.code, 1);
         QVERIFY_CONTAINS(r.err,
                          "ch_ppocr_mobile_v2.0_cls_infer.onnx: input 'x' has dynamic dimensions");
         QVERIFY_CONTAINS(r.err, "--input-shape");
-        const Run bad = cli({"convert", cls(), "-", "--input-shape", "3,x,192"});
+        const test::CliRun bad = test::runCli({"convert", cls(), "-", "--input-shape", "3,x,192"});
         QCOMPARE(bad.code, 1);
         QVERIFY_CONTAINS(bad.err, "--input-shape");
     }
@@ -79,18 +67,19 @@ class TestCliOnnx : public QObject {
         b.node("Hardmax", {"a"}, {"y"}, "odd");
         b.output("y");
         const QString path = lf::test::writeTempFile("odd.onnx", b.bytes());
-        const Run r = cli({"convert", path, "-"});
+        const test::CliRun r = test::runCli({"convert", path, "-"});
         QCOMPARE(r.code, 1);
         QVERIFY_CONTAINS(r.err, "Hardmax (node 'odd')");
         QVERIFY_CONTAINS(r.err, "--allow-unsupported");
-        const Run ok = cli({"convert", path, "-", "--allow-unsupported"});
+        const test::CliRun ok = test::runCli({"convert", path, "-", "--allow-unsupported"});
         QVERIFY2(ok.code == 0, ok.err.c_str());
         QVERIFY_CONTAINS(ok.out, "type: opaque");
         QVERIFY_CONTAINS(ok.out, "op: Hardmax");
     }
 
     void evaluateReadsOnnx() {
-        const Run r = cli({"evaluate", cls(), "--input-shape", "3,48,192", "--format", "json"});
+        const test::CliRun r =
+            test::runCli({"evaluate", cls(), "--input-shape", "3,48,192", "--format", "json"});
         QVERIFY2(r.code == 0, r.err.c_str());
         QVERIFY(!r.out.empty());
     }
@@ -98,7 +87,7 @@ class TestCliOnnx : public QObject {
     void corruptFile() {
         const std::string good = lf::test::readBytes(cls());
         const QString path = lf::test::writeTempFile("cut.onnx", good.substr(0, good.size() / 3));
-        const Run r = cli({"convert", path, "-", "--input-shape", "3,48,192"});
+        const test::CliRun r = test::runCli({"convert", path, "-", "--input-shape", "3,48,192"});
         QCOMPARE(r.code, 1);
         QVERIFY_CONTAINS(r.err, "truncated or corrupt");
     }

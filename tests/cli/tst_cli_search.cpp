@@ -3,6 +3,7 @@
 // than the default schedule (issue 5's done-when check), by either method; `explore --csv`
 // writes the documented columns, one row per front point, each point's schedule with
 // --save-schedules; usage errors exit 2.
+#include "cli_run.h"
 #include "net_text.h"
 #include "search/explore_front.h"
 #include "test_support.h"
@@ -19,45 +20,6 @@
 using namespace lf;
 
 namespace {
-
-struct Run {
-    int code = -1;
-    bool crashed = false;
-    std::string out, err;
-};
-
-Run cli(const QStringList& args) {
-    QProcess p;
-    p.setProgram(lf::test::cliPath());
-    p.setArguments(args);
-    p.start();
-    Run r;
-    if (!p.waitForStarted(10000)) {
-        r.err = "could not start " + lf::test::cliPath().toStdString();
-        return r;
-    }
-    p.closeWriteChannel();
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.crashed = p.exitStatus() != QProcess::NormalExit;
-    r.code = p.exitCode();
-    const QByteArray o = p.readAllStandardOutput(), e = p.readAllStandardError();
-    r.out.assign(o.constData(), size_t(o.size()));
-    r.err.assign(e.constData(), size_t(e.size()));
-    return r;
-}
-
-std::string describe(const Run& r) {
-    return "exit " + std::to_string(r.code) + (r.crashed ? " (crashed)" : "") +
-           "\nstdout: " + r.out.substr(0, 2000) + "\nstderr: " + r.err.substr(0, 2000);
-}
-
-#define QVERIFY_RUN(run, expectedCode)                                                             \
-    QVERIFY2(!(run).crashed && (run).code == (expectedCode), describe(run).c_str())
 
 int64_t dramOf(const std::string& json) {
     return nlohmann::json::parse(json)["totals"]["dram_accesses"].get<int64_t>();
@@ -79,20 +41,22 @@ class TstCliSearch : public QObject {
   private slots:
     void optimizeLowersResNet50Traffic() {
         QTemporaryDir dir;
-        const Run base = cli({"evaluate", "resnet50", "--format", "json"});
+        const test::CliRun base = test::runCli({"evaluate", "resnet50", "--format", "json"});
         QVERIFY_RUN(base, 0);
         for (const char* method : {"optimus", "dse"}) {
             const QString out = dir.filePath(QString("s-%1.sched.yaml").arg(method));
-            const Run opt = cli({"optimize", "resnet50", "--method", method, "-o", out});
+            const test::CliRun opt =
+                test::runCli({"optimize", "resnet50", "--method", method, "-o", out});
             QVERIFY_RUN(opt, 0);
-            const Run ev = cli({"evaluate", "resnet50", "--schedule", out, "--format", "json"});
+            const test::CliRun ev =
+                test::runCli({"evaluate", "resnet50", "--schedule", out, "--format", "json"});
             QVERIFY_RUN(ev, 0);
             QVERIFY2(dramOf(ev.out) < dramOf(base.out), method);
         }
     }
 
     void optimizeWritesToStdoutWithMetrics() {
-        const Run r = cli({"optimize", "l3net", "--objective", "energy"});
+        const test::CliRun r = test::runCli({"optimize", "l3net", "--objective", "energy"});
         QVERIFY_RUN(r, 0);
         QVERIFY(r.out.rfind("format: layerfuse/schedule@1", 0) == 0);
         QVERIFY(r.out.find("metrics:") != std::string::npos);
@@ -101,7 +65,7 @@ class TstCliSearch : public QObject {
     void exploreWritesTheFront() {
         QTemporaryDir dir;
         const QString csv = dir.filePath("front.csv"), schedules = dir.filePath("points");
-        const Run r = cli(
+        const test::CliRun r = test::runCli(
             {"explore", "l3net", "--tiles", "all", "--csv", csv, "--save-schedules", schedules});
         QVERIFY_RUN(r, 0);
         const std::string text = test::readBytes(csv);
@@ -122,8 +86,9 @@ class TstCliSearch : public QObject {
         QVERIFY(rows > 20);
         QCOMPARE(int(QDir(schedules).entryList({"*.sched.yaml"}).size()), rows);
         // A saved point evaluates to its row.
-        const Run ev = cli({"evaluate", "l3net", "--schedule",
-                            QDir(schedules).filePath("point-0000.sched.yaml"), "--format", "json"});
+        const test::CliRun ev =
+            test::runCli({"evaluate", "l3net", "--schedule",
+                          QDir(schedules).filePath("point-0000.sched.yaml"), "--format", "json"});
         QVERIFY_RUN(ev, 0);
         std::stringstream again(text);
         std::getline(again, line);
@@ -133,7 +98,7 @@ class TstCliSearch : public QObject {
 
     // The CLI writes the same front CSV as the studio's Explore dialog (core's frontCsv).
     void exploreCsvIsTheStudiosCsv() {
-        const Run r = cli({"explore", "l3net", "--max-depth", "2"});
+        const test::CliRun r = test::runCli({"explore", "l3net", "--max-depth", "2"});
         QVERIFY_RUN(r, 0);
         const Network net = test::bundledNetwork("l3net");
         const Hardware hw = test::bundledHardware("hwff-config-1");
@@ -143,9 +108,9 @@ class TstCliSearch : public QObject {
     }
 
     void usageErrors() {
-        QVERIFY_RUN(cli({"optimize", "l3net", "--objective", "speed"}), 2);
-        QVERIFY_RUN(cli({"explore", "l3net", "--tiles", "odd"}), 2);
-        const Run missing = cli({"optimize", "no-such-network"});
+        QVERIFY_RUN(test::runCli({"optimize", "l3net", "--objective", "speed"}), 2);
+        QVERIFY_RUN(test::runCli({"explore", "l3net", "--tiles", "odd"}), 2);
+        const test::CliRun missing = test::runCli({"optimize", "no-such-network"});
         QVERIFY_RUN(missing, 1);
     }
 };

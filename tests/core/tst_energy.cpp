@@ -28,19 +28,6 @@ bool close(double a, double b) {
     QVERIFY2(close((a), (b)),                                                                      \
              qPrintable(QString("%1 != %2").arg((a), 0, 'g', 17).arg((b), 0, 'g', 17)))
 
-LayerDims convDims(int64_t Dx, int64_t Dy, int64_t Dz, int64_t Di, int64_t K, int64_t S = 1) {
-    LayerDims d;
-    d.Dx = Dx;
-    d.Dy = Dy;
-    d.Dz = Dz;
-    d.Di = Di;
-    d.Dm = d.Dn = d.Em = d.En = K;
-    d.Sx = d.Sy = S;
-    d.in_w = (Dx - 1) * S + K;
-    d.in_h = (Dy - 1) * S + K;
-    return d;
-}
-
 // Each input (inside the windows), each weight and each output moved exactly once.
 int64_t compulsory(const LayerDims& d) {
     const int64_t in = d.Di * std::min(d.in_w, (d.Dx - 1) * d.Sx + d.Dm) *
@@ -148,7 +135,7 @@ class TstEnergy : public QObject {
     // the whole layer fits; 3 accesses per MAC when nothing fits.
     void rfLevelTrafficBounds() {
         const Precision p{16, 16, 16};
-        const LayerDims d = convDims(8, 8, 8, 4, 3);
+        const LayerDims d = test::squareConvDims(8, 8, 8, 4, 3);
         QCOMPARE(compulsory(d), int64_t(400 + 288 + 512));
         int64_t prev = std::numeric_limits<int64_t>::max();
         for (int k = 0; k <= 24; ++k) {
@@ -167,8 +154,9 @@ class TstEnergy : public QObject {
         auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
         for (int trial = 0; trial < 60; ++trial) {
             const int64_t K = std::array<int, 3>{1, 3, 5}[size_t(pick(0, 2))];
-            const LayerDims r = convDims(pick(1, 12), pick(1, 12), pick(1, 12), pick(1, 12), K,
-                                         pick(1, int(std::min<int64_t>(2, K))));
+            const LayerDims r =
+                test::squareConvDims(pick(1, 12), pick(1, 12), pick(1, 12), pick(1, 12), K,
+                                     pick(1, int(std::min<int64_t>(2, K))));
             const int64_t comp = compulsory(r);
             int64_t last = std::numeric_limits<int64_t>::max();
             for (int k = 4; k <= 22; k += 2) {

@@ -26,30 +26,6 @@ using namespace lf;
 
 namespace {
 
-const char* const kNetworks[] = {
-    "l2net",
-    "l3net",
-    "l2net-4k",
-    "l3net-4k",
-    "l2net-wide",
-    "l3net-wide",
-    "vgg16",
-    "resnet18",
-    "resnet50",
-    "resnet152",
-    "mobilenetv2",
-    "squeezenet1.0",
-    "squeezenet1.1",
-    "googlenet",
-    "alexnet",
-    "dmcnn-vd",
-    "stoutchinin-alexnet",
-    "stoutchinin-zfnet",
-    "stoutchinin-vgg",
-    "stoutchinin-inception-v3",
-    "stoutchinin-resnet",
-};
-
 Schedule workedExampleSchedule(const Network& net, const Hardware& hw) {
     const BundledFile* f = findBundled(BundledKind::schedule, "l2net-worked-example");
     if (!f) throw std::runtime_error("no bundled schedule l2net-worked-example");
@@ -284,7 +260,7 @@ class TestExports : public QObject {
     void timeloopFactorsMultiplyToInstance() {
         const Hardware hw = lf::test::bundledHardware("hwff-config-1");
         int layers = 0;
-        for (const char* name : kNetworks) {
+        for (const char* name : test::documentedNetworks()) {
             const Network net = lf::test::bundledNetwork(name);
             const Schedule s = defaultSchedule(net, hw);
             const TimeloopExport e = exportTimeloop(net, hw, s);
@@ -381,7 +357,7 @@ class TestExports : public QObject {
     // input extent). Every conv, fc, pool, global_pool and add layer appears once, ids 0..n-1.
     void streamLoopSizesAreOurDims() {
         const Hardware hw = lf::test::bundledHardware("hwff-config-1");
-        for (const char* name : kNetworks) {
+        for (const char* name : test::documentedNetworks()) {
             const Network net = lf::test::bundledNetwork(name);
             const YAML::Node doc = YAML::Load(exportStream(net, hw, defaultSchedule(net, hw)).text);
             int expectedCount = 0;

@@ -31,19 +31,6 @@ using namespace lf;
 
 namespace {
 
-LayerDims convDims(int64_t Dx, int64_t Dy, int64_t Dz, int64_t Di, int64_t K, int64_t S = 1) {
-    LayerDims d;
-    d.Dx = Dx;
-    d.Dy = Dy;
-    d.Dz = Dz;
-    d.Di = Di;
-    d.Dm = d.Dn = d.Em = d.En = K;
-    d.Sx = d.Sy = S;
-    d.in_w = (Dx - 1) * S + K;
-    d.in_h = (Dy - 1) * S + K;
-    return d;
-}
-
 // x 4×12×12 → A 3×3 → 8×10×10 → B 3×3 → 6×8×8 (no padding).
 const char* kTwoConvs = R"(format: layerfuse/network@1
 name: two
@@ -97,7 +84,7 @@ class TstFlowFusion : public QObject {
     // Eqs. 1-3: Nox = Noy = 8, Nof = 16, Nif = 8, 3×3, stride 1; Tox = 4, Toy = 2, Tof = 4,
     // Tif = 2, batch 1.
     void eqs1to3SingleLayer() {
-        const LayerDims d = convDims(8, 8, 16, 8, 3);
+        const LayerDims d = test::squareConvDims(8, 8, 16, 8, 3);
         HwffLayerCost c = hwffLayer(d, HwffTiling{4, 2, 4, 2, 1}, 1);
         QCOMPARE(c.tix, int64_t(6)); // Eq. 4: (4−1)·1 + 3
         QCOMPARE(c.tiy, int64_t(4));
@@ -119,7 +106,7 @@ class TstFlowFusion : public QObject {
         c = hwffLayer(d, HwffTiling{8, 8, 16, 8, 1}, 1);
         QCOMPARE(c.volume, int64_t(800 + 1152 + 1024));
         // Stride 2: (Tox−1)·2 + 3.
-        c = hwffLayer(convDims(8, 8, 4, 4, 3, 2), HwffTiling{3, 2, 4, 4, 1}, 1);
+        c = hwffLayer(test::squareConvDims(8, 8, 4, 4, 3, 2), HwffTiling{3, 2, 4, 4, 1}, 1);
         QCOMPARE(c.tix, int64_t(7));
         QCOMPARE(c.tiy, int64_t(5));
     }
@@ -169,7 +156,7 @@ class TstFlowFusion : public QObject {
 
     // Eq. 13: multi-tiling computes every output once.
     void multiTilingMacsEq13() {
-        const LayerDims d = convDims(10, 7, 6, 4, 3);
+        const LayerDims d = test::squareConvDims(10, 7, 6, 4, 3);
         const int64_t plain = 10 * 7 * 6 * 4 * 9;
         for (int64_t tx : {1, 2, 3, 4, 7, 10})
             for (int64_t ty : {1, 2, 3, 5, 7})

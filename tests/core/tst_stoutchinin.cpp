@@ -43,33 +43,6 @@ namespace {
 
 constexpr std::array<Level, 5> kLevels{Level::tile, Level::l1, Level::l2, Level::l3, Level::l4};
 
-LayerDims convDims(int64_t Dx, int64_t Dy, int64_t Dz, int64_t Di, int64_t Dm, int64_t Dn,
-                   int64_t Sx, int64_t Sy, int64_t G = 1) {
-    LayerDims d;
-    d.Dx = Dx;
-    d.Dy = Dy;
-    d.Dz = Dz;
-    d.Di = Di;
-    d.Dm = d.Em = Dm;
-    d.Dn = d.En = Dn;
-    d.Sx = Sx;
-    d.Sy = Sy;
-    d.G = G;
-    d.in_w = (Dx - 1) * Sx + Dm;
-    d.in_h = (Dy - 1) * Sy + Dn;
-    return d;
-}
-
-LayerSchedule schedule(const std::array<Dim, 4>& order, const std::array<int64_t, 4>& tile,
-                       std::array<Level, 3> sl, std::array<Level, 3> cl) {
-    LayerSchedule s;
-    s.order = order;
-    s.tile = tile;
-    s.store = sl;
-    s.compute = cl;
-    return s;
-}
-
 StCost costOf(const LayerDims& d, const LayerSchedule& s) {
     auto nest = stoutchininNest(d, s, false);
     if (!nest) qFatal("conversion refused: %s", nest.error().message.c_str());
@@ -208,17 +181,6 @@ int64_t largestDivisor(int64_t n, int64_t cap) {
     return 1;
 }
 
-int64_t randomDivisor(std::mt19937_64& rng, int64_t n) {
-    std::vector<int64_t> divs;
-    for (int64_t k = 1; k <= n; ++k)
-        if (n % k == 0) divs.push_back(k);
-    return divs[std::uniform_int_distribution<size_t>(0, divs.size() - 1)(rng)];
-}
-
-int64_t uniform(std::mt19937_64& rng, int64_t lo, int64_t hi) {
-    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-}
-
 } // namespace
 
 class TestStoutchinin : public QObject {
@@ -333,10 +295,10 @@ class TestStoutchinin : public QObject {
 
     // MODELS.md §3 worked example through the second engine.
     void workedExampleTraffic() {
-        const LayerDims d = convDims(16, 16, 4, 4, 3, 3, 1, 1);
+        const LayerDims d = test::convDims(16, 16, 4, 4, 3, 3, 1, 1);
         const LayerSchedule s =
-            schedule(kAllDims, {4, 4, 4, 4}, {Level::l2, Level::l2, Level::tile},
-                     {Level::l2, Level::l2, Level::tile});
+            test::layerSchedule(kAllDims, {4, 4, 4, 4}, {Level::l2, Level::l2, Level::tile},
+                                {Level::l2, Level::l2, Level::tile});
         const StCost c = costOf(d, s);
         QCOMPARE(c.t_in, int64_t(18432));
         QCOMPARE(c.t_w, int64_t(2304));
@@ -358,17 +320,19 @@ class TestStoutchinin : public QObject {
         for (int n = 0; n < 400; ++n) {
             const int64_t G = n % 8 == 0 ? 2 : 1;
             const bool wide = n % 4 == 1; // stride > kernel: both count the bounding box
-            const int64_t Dm = uniform(rng, 1, wide ? 2 : 3), Dn = uniform(rng, 1, wide ? 2 : 3);
-            const int64_t Sx =
-                wide ? uniform(rng, Dm + 1, 3) : uniform(rng, 1, std::min<int64_t>(2, Dm));
-            const int64_t Sy =
-                wide ? uniform(rng, Dn + 1, 3) : uniform(rng, 1, std::min<int64_t>(2, Dn));
+            const int64_t Dm = test::uniformInt(rng, 1, wide ? 2 : 3),
+                          Dn = test::uniformInt(rng, 1, wide ? 2 : 3);
+            const int64_t Sx = wide ? test::uniformInt(rng, Dm + 1, 3)
+                                    : test::uniformInt(rng, 1, std::min<int64_t>(2, Dm));
+            const int64_t Sy = wide ? test::uniformInt(rng, Dn + 1, 3)
+                                    : test::uniformInt(rng, 1, std::min<int64_t>(2, Dn));
             const LayerDims d =
-                convDims(uniform(rng, 1, 8), uniform(rng, 1, 8), G * uniform(rng, 1, 4),
-                         G * uniform(rng, 1, 4), Dm, Dn, Sx, Sy, G);
-            const std::array<int64_t, 4> tile{randomDivisor(rng, d.Dz / G),
-                                              randomDivisor(rng, d.Dy), randomDivisor(rng, d.Dx),
-                                              randomDivisor(rng, d.Di / G)};
+                test::convDims(test::uniformInt(rng, 1, 8), test::uniformInt(rng, 1, 8),
+                               G * test::uniformInt(rng, 1, 4), G * test::uniformInt(rng, 1, 4), Dm,
+                               Dn, Sx, Sy, G);
+            const std::array<int64_t, 4> tile{
+                test::randomDivisor(rng, d.Dz / G), test::randomDivisor(rng, d.Dy),
+                test::randomDivisor(rng, d.Dx), test::randomDivisor(rng, d.Di / G)};
             std::array<Dim, 4> order = kAllDims;
             do {
                 std::optional<test::LoopNestSim> sim;
@@ -377,8 +341,9 @@ class TestStoutchinin : public QObject {
                     for (Level w : kLevels)
                         for (Level y : kLevels)
                             if (y >= std::max(x, w))
-                                compareEngines(d, schedule(order, tile, {x, y, w}, {x, y, w}),
-                                               sim ? &*sim : nullptr, a, counts);
+                                compareEngines(
+                                    d, test::layerSchedule(order, tile, {x, y, w}, {x, y, w}),
+                                    sim ? &*sim : nullptr, a, counts);
             } while (std::next_permutation(order.begin(), order.end()));
         }
         QVERIFY2(a.failures == 0, a.summary().c_str());
@@ -406,8 +371,8 @@ class TestStoutchinin : public QObject {
                 std::array<Dim, 4> order = kAllDims;
                 do {
                     for (Level l : kLevels)
-                        compareEngines(d, schedule(order, tile, {l, l, l}, {l, l, l}), nullptr, a,
-                                       counts);
+                        compareEngines(d, test::layerSchedule(order, tile, {l, l, l}, {l, l, l}),
+                                       nullptr, a, counts);
                 } while (std::next_permutation(order.begin(), order.end()));
             }
         }
@@ -417,8 +382,8 @@ class TestStoutchinin : public QObject {
 
     // Class 1 and 7: what the converter refuses.
     void refusesFusedAndNonAffine() {
-        const LayerDims d = convDims(8, 8, 4, 4, 3, 3, 1, 1);
-        const LayerSchedule s = schedule(kAllDims, {4, 4, 4, 4}, {}, {});
+        const LayerDims d = test::convDims(8, 8, 4, 4, 3, 3, 1, 1);
+        const LayerSchedule s = test::layerSchedule(kAllDims, {4, 4, 4, 4}, {}, {});
         auto fused = stoutchininNest(d, s, true);
         QVERIFY(!fused.ok());
         QVERIFY(fused.error().message.find("fused") != std::string::npos);
@@ -432,10 +397,11 @@ class TestStoutchinin : public QObject {
     // 8·8·2·(2·2 − 1) = 384; Stoutchinin visits every output once per input channel:
     // 128·(2·4 − 1) = 896, as the walk that evicts Y after each xi iteration.
     void psumSpillInsideAnITile() {
-        const LayerDims d = convDims(8, 8, 2, 4, 3, 3, 1, 1);
+        const LayerDims d = test::convDims(8, 8, 2, 4, 3, 3, 1, 1);
         const std::array<Dim, 4> order{Dim::z, Dim::y, Dim::i, Dim::x};
-        const LayerSchedule s = schedule(order, {2, 4, 4, 2}, {Level::l4, Level::l4, Level::l4},
-                                         {Level::l4, Level::l4, Level::l4});
+        const LayerSchedule s =
+            test::layerSchedule(order, {2, 4, 4, 2}, {Level::l4, Level::l4, Level::l4},
+                                {Level::l4, Level::l4, Level::l4});
         QCOMPARE(convFusionLayer(d, s, false).accY(), int64_t(384));
         const StCost c = costOf(d, s);
         QCOMPARE(c.t_o_final + c.t_o_acc, int64_t(896));
@@ -447,9 +413,10 @@ class TestStoutchinin : public QObject {
     // pixel and one input channel no kernel loop carries I or W (each operand is used once),
     // so Eq. 2 streams them through one element, while ConvFusion keeps the D_m·D_n window.
     void bufferFoldsBelowTheKernelLoops() {
-        const LayerDims d = convDims(8, 8, 2, 4, 3, 3, 1, 1);
-        const LayerSchedule s = schedule(kAllDims, {2, 4, 4, 2}, {Level::l4, Level::l4, Level::l4},
-                                         {Level::l4, Level::l4, Level::l4});
+        const LayerDims d = test::convDims(8, 8, 2, 4, 3, 3, 1, 1);
+        const LayerSchedule s =
+            test::layerSchedule(kAllDims, {2, 4, 4, 2}, {Level::l4, Level::l4, Level::l4},
+                                {Level::l4, Level::l4, Level::l4});
         const CfLayerCost cf = convFusionLayer(d, s, false);
         QCOMPARE(cf.buf_x, int64_t(9));
         QCOMPARE(cf.buf_w, int64_t(9));
@@ -460,8 +427,8 @@ class TestStoutchinin : public QObject {
         QCOMPARE(c.t_w, cf.acc_w);
         // Unfolded (CL = SL = tile): ConvFusion holds the tile window, Eq. 2 one zi iteration.
         const LayerSchedule t =
-            schedule(kAllDims, {2, 4, 4, 2}, {Level::tile, Level::tile, Level::tile},
-                     {Level::tile, Level::tile, Level::tile});
+            test::layerSchedule(kAllDims, {2, 4, 4, 2}, {Level::tile, Level::tile, Level::tile},
+                                {Level::tile, Level::tile, Level::tile});
         QCOMPARE(convFusionLayer(d, t, false).buf_x, int64_t(2 * 6 * 6));
         QCOMPARE(costOf(d, t).buffer[size_t(StArray::I)], int64_t(2 * 6 * 6)); // zi carries I
         QCOMPARE(convFusionLayer(d, t, false).buf_w, int64_t(2 * 2 * 9));
@@ -472,11 +439,11 @@ class TestStoutchinin : public QObject {
     // halo between x tiles. 8 columns in tiles of 2, 3x3 kernel: per (zo, yo, io) a window of
     // 4 rows; ConvFusion at SL = tile moves 4 tiles × 4 columns, Stoutchinin 10 columns.
     void haloReuseAboveTheTileLoops() {
-        const LayerDims d = convDims(8, 8, 1, 1, 3, 3, 1, 1);
+        const LayerDims d = test::convDims(8, 8, 1, 1, 3, 3, 1, 1);
         const std::array<Dim, 4> order{Dim::z, Dim::y, Dim::i, Dim::x};
         const LayerSchedule s =
-            schedule(order, {1, 2, 2, 1}, {Level::tile, Level::tile, Level::tile},
-                     {Level::tile, Level::tile, Level::tile});
+            test::layerSchedule(order, {1, 2, 2, 1}, {Level::tile, Level::tile, Level::tile},
+                                {Level::tile, Level::tile, Level::tile});
         QCOMPARE(convFusionLayer(d, s, false).acc_x, int64_t(4 * (4 * 4) * 4)); // 4 y tiles
         auto nest = stoutchininNest(d, s, false);
         QVERIFY(nest.ok());
@@ -515,15 +482,16 @@ class TestStoutchinin : public QObject {
     // Class 6: D_x = 5 in tiles of 2 with xi at or above SL_X: ConvFusion counts 5 xi
     // iterations, the loop nest 2·3 = 6.
     void partialTilesCountFull() {
-        const LayerDims d = convDims(5, 4, 1, 1, 1, 1, 1, 1);
-        const LayerSchedule s = schedule(kAllDims, {1, 4, 2, 1}, {Level::l4, Level::l4, Level::l4},
-                                         {Level::l4, Level::l4, Level::l4});
+        const LayerDims d = test::convDims(5, 4, 1, 1, 1, 1, 1, 1);
+        const LayerSchedule s =
+            test::layerSchedule(kAllDims, {1, 4, 2, 1}, {Level::l4, Level::l4, Level::l4},
+                                {Level::l4, Level::l4, Level::l4});
         QCOMPARE(convFusionLayer(d, s, false).acc_x, int64_t(20));
         QCOMPARE(costOf(d, s).t_in, int64_t(24));
         // Below the store level both round the tile up: (⌈5/2⌉ tiles of 2 columns) · 4 rows.
         const LayerSchedule t =
-            schedule(kAllDims, {1, 4, 2, 1}, {Level::tile, Level::tile, Level::tile},
-                     {Level::tile, Level::tile, Level::tile});
+            test::layerSchedule(kAllDims, {1, 4, 2, 1}, {Level::tile, Level::tile, Level::tile},
+                                {Level::tile, Level::tile, Level::tile});
         QCOMPARE(convFusionLayer(d, t, false).acc_x, int64_t(24));
         QCOMPARE(costOf(d, t).t_in, int64_t(24));
     }

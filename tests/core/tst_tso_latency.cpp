@@ -18,21 +18,6 @@ using namespace lf;
 
 namespace {
 
-LayerDims convDims(int64_t Dx, int64_t Dy, int64_t Dz, int64_t Di, int64_t K, int64_t S = 1,
-                   int64_t G = 1) {
-    LayerDims d;
-    d.Dx = Dx;
-    d.Dy = Dy;
-    d.Dz = Dz;
-    d.Di = Di;
-    d.Dm = d.Dn = d.Em = d.En = K;
-    d.Sx = d.Sy = S;
-    d.G = G;
-    d.in_w = (Dx - 1) * S + K;
-    d.in_h = (Dy - 1) * S + K;
-    return d;
-}
-
 Dataflow flow(const char* text) {
     auto d = parseDataflow(text);
     if (!d) qFatal("bad dataflow %s", text);
@@ -235,7 +220,7 @@ class TstTsoLatency : public QObject {
     // MODELS.md §8 array model. Layer: 10 (ox) × 6 (oy) outputs, 20 out channels, 3 in
     // channels, 3×3 kernel, on 4 columns × 8 rows; MACs = 10·6·20·3·9 = 32400.
     void arrayComputeFourPresets() {
-        const LayerDims d = convDims(10, 6, 20, 3, 3);
+        const LayerDims d = test::squareConvDims(10, 6, 20, 3, 3);
         // ox|oc: ⌈10/4⌉·⌈20/8⌉ · oy 6 · ic 3 · 3·3 = 3·3·162 = 1458 (utilization
         // 32400/(1458·32) ≈ 0.694: ox and oc are not multiples of the array).
         QCOMPARE(arrayComputeCycles(d, LayerType::conv, flow("ox|oc"), 4, 8, 1, 1), int64_t(1458));
@@ -249,8 +234,8 @@ class TstTsoLatency : public QObject {
                  int64_t(1200));
         // Full utilization when the dims fill the array: ox 8 on 4 columns, oc 16 on 8 rows:
         // 2·2·oy 6·ic 3·9 = 648 = 8·6·16·3·9 / 32.
-        QCOMPARE(arrayComputeCycles(convDims(8, 6, 16, 3, 3), LayerType::conv, flow("ox|oc"), 4, 8,
-                                    1, 1),
+        QCOMPARE(arrayComputeCycles(test::squareConvDims(8, 6, 16, 3, 3), LayerType::conv,
+                                    flow("ox|oc"), 4, 8, 1, 1),
                  int64_t(648));
         // An array larger than the dims: U = D, one step per mapped dim: 6·3·9 = 162.
         QCOMPARE(arrayComputeCycles(d, LayerType::conv, flow("ox|oc"), 64, 64, 1, 1), int64_t(162));
@@ -262,16 +247,16 @@ class TstTsoLatency : public QObject {
     void arrayComputeGroupsAndBatch() {
         // 2 groups of 2 → 10 channels: per group ⌈10/4⌉·⌈10/8⌉ · oy 6 · ic 2 · 9 =
         // 3·2·108 = 648, × 2 groups = 1296.
-        const LayerDims g2 = convDims(10, 6, 20, 4, 3, 1, 2);
+        const LayerDims g2 = test::squareConvDims(10, 6, 20, 4, 3, 1, 2);
         QCOMPARE(arrayComputeCycles(g2, LayerType::conv, flow("ox|oc"), 4, 8, 1, 1), int64_t(1296));
         // Batch 3 multiplies: 3888.
         QCOMPARE(arrayComputeCycles(g2, LayerType::conv, flow("ox|oc"), 4, 8, 1, 3), int64_t(3888));
         // Depthwise 8 channels: 8 groups of 1 → 1 filter per group: ⌈10/4⌉·1·6·1·9 = 162,
         // × 8 = 1296.
-        const LayerDims dw = convDims(10, 6, 8, 8, 3, 1, 8);
+        const LayerDims dw = test::squareConvDims(10, 6, 8, 8, 3, 1, 8);
         QCOMPARE(arrayComputeCycles(dw, LayerType::conv, flow("ox|oc"), 4, 8, 1, 1), int64_t(1296));
         // Batch mapped on rows (ox|b): ⌈10/4⌉·⌈3/8⌉ → 3·1 · oy 6 · oc 20 · ic 3 · 9 = 9720.
-        const LayerDims d = convDims(10, 6, 20, 3, 3);
+        const LayerDims d = test::squareConvDims(10, 6, 20, 3, 3);
         QCOMPARE(arrayComputeCycles(d, LayerType::conv, flow("ox|b"), 4, 8, 1, 3), int64_t(9720));
     }
 

@@ -5,6 +5,7 @@
 #include "charts/chart_widgets.h"
 #include "charts/charts_panel.h"
 #include "models/evaluate.h"
+#include "studio_states.h"
 #include "test_support.h"
 
 #include <QFile>
@@ -21,11 +22,8 @@ namespace {
 // L2Net on hwff-config-1 (8-bit activations and weights, 32-bit partial sums), each conv its
 // own group, with group figures chosen by hand.
 StudioState l2netState() {
-    StudioState s;
-    s.network = test::bundledNetwork("l2net");
-    s.hardware = test::bundledHardware("hwff-config-1");
-    s.schedule = defaultSchedule(s.network, s.hardware);
-    auto m = std::make_shared<Metrics>(evaluate(s.network, s.hardware, s.schedule));
+    StudioState s = test::defaultState("l2net");
+    auto m = std::make_shared<Metrics>(*s.metrics);
     if (m->groups.size() != 2) qFatal("L2Net should have two groups");
     GroupMetrics& a = m->groups[0];
     a.dram = Traffic{1200, 108, 0, 0}; // elements
