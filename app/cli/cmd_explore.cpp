@@ -1,5 +1,6 @@
-// `layerfuse-cli explore` — the Pareto front of a network (ConvFusion §V-A; docs/MODELS.md
-// §10, docs/INTERFACES.md): CSV of the front and, optionally, every point's schedule.
+// `layerfuse-cli explore` — the Pareto front of a network (ConvFusion §V-A;
+// docs/models/convfusion.md, docs/cli.md): CSV of the front and, optionally, every point's
+// schedule.
 #include "commands.h"
 #include "onnx_options.h"
 

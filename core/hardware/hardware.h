@@ -1,4 +1,4 @@
-// Hardware configuration (docs/MODELS.md §2 "Hardware", docs/INTERFACES.md hardware YAML).
+// Hardware configuration (docs/models/README.md "Hardware", docs/file-formats.md hardware YAML).
 #pragma once
 
 #include <array>
@@ -9,7 +9,7 @@
 
 namespace lf {
 
-// Loop dimensions a dataflow may map onto PE columns / rows (MODELS.md §8).
+// Loop dimensions a dataflow may map onto PE columns / rows (docs/models/README.md).
 enum class LoopDim : uint8_t { ox, oy, oc, ic, kx, ky, b };
 
 // Which loop dims are unrolled over PE columns (A) and rows (B), e.g. "ox|oc" or
@@ -92,7 +92,7 @@ struct RegisterFileConfig {
     friend bool operator==(const RegisterFileConfig&, const RegisterFileConfig&) = default;
 };
 
-// TSO-style multicore NPU (seed 002): TLE tensor-level engines × TLT cores each, every
+// TSO-style multicore NPU: TLE tensor-level engines × TLT cores each, every
 // TLT with three local memories MB0/MB1/MB2.
 struct CoresConfig {
     int tle = 1;

@@ -1,4 +1,4 @@
-// Metrics as JSON (docs/INTERFACES.md `evaluate --format json`), CSV and a text table.
+// Metrics as JSON (docs/cli.md `evaluate --format json`), CSV and a text table.
 #pragma once
 
 #include "metrics/metrics.h"

@@ -1,4 +1,4 @@
-// The default schedule (docs/MODELS.md §2, INTERFACES.md): every compute layer its own
+// The default schedule (docs/models/README.md, docs/file-formats.md): every compute layer its own
 // group; each layer keeps all arrays at the tile level and shrinks its tiles greedily until
 // its footprint fits the buffer.
 #include "models/convfusion.h"

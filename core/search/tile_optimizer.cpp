@@ -84,7 +84,7 @@ SingleLayerCoster::figures(const CfLayerCost& c, const std::array<int64_t, 4>& T
         t.tn = T[size_t(Dim::i)];
         t.tr = ty;
         t.tc = tx;
-        // The PE array holds every core's MAC units (models/evaluate.cpp, seed 002 Eq. 7).
+        // The PE array holds every core's MAC units (models/evaluate.cpp, TSO Eq. 7).
         const int cores = hw_.cores->tle * hw_.cores->tlt;
         const int64_t perCore = std::max<int64_t>(1, int64_t(hw_.pe_array.macs_per_pe_per_cycle) *
                                                          hw_.peCount() / cores);

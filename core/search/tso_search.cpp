@@ -64,16 +64,16 @@ TsoLayerChoice tsoBestSlicing(const TsoConv& conv, const Hardware& hw,
     }();
     const auto tns = breakpoints(conv.N, conv.N, conv.N, opt.exhaustive);
     for (TlePartition p :
-         {TlePartition::ks, TlePartition::ks_ofm, TlePartition::ofm}) { // Alg. 1 line 6
+         {TlePartition::ks, TlePartition::ks_ofm, TlePartition::ofm}) { // TSO Alg. 1 line 6
         const TleSlice slice = tleSlicing(p, conv, tle);                // line 8
         const int64_t share = ceilDiv(slice.filters, tlt); // filters of one TLT (GETFILTERS)
         const auto trs = breakpoints(slice.rows, slice.rows, conv.R, opt.exhaustive);
         for (TltSchedule q : {TltSchedule::is, TltSchedule::os, TltSchedule::ws}) { // line 10
-            for (int64_t tr : trs)                                                  // Alg. 3 line 4
-                for (int64_t tc : tcs)                                              // line 5
-                    for (int64_t tn : tns) {                                        // line 6
+            for (int64_t tr : trs)           // TSO Alg. 3 line 4
+                for (int64_t tc : tcs)       // line 5
+                    for (int64_t tn : tns) { // line 6
                         ++best.evaluated;
-                        // Line 7, GETFILTERS with the fit of Eq. 2.
+                        // Line 7, GETFILTERS with the fit of TSO Eq. 2.
                         const int64_t inBytes =
                             tn * tsoTileH(conv, tr) * tsoTileL(conv, tc) * bytes;
                         if (inBytes > mb0) continue;
@@ -86,10 +86,11 @@ TsoLayerChoice tsoBestSlicing(const TsoConv& conv, const Hardware& hw,
                         tm = ceilDiv(share,
                                      ceilDiv(share, tm)); // the same passes, filters spread evenly
                         const TsoTile t{tm, tn, tr, tc};
-                        const TsoAlphas a = tsoTransferCounts(q, conv, slice, t, tle); // Eqs. 3-5
+                        // TSO Eq. 3-5
+                        const TsoAlphas a = tsoTransferCounts(q, conv, slice, t, tle);
                         const double mac =
-                            tsoMacCycles(conv, t, macsPerCore, tle * tlt); // Eqs. 7-8
-                        // Eq. 9 with Alg. 4 per tile (WS's W tile holds every channel).
+                            tsoMacCycles(conv, t, macsPerCore, tle * tlt); // TSO Eq. 7-8
+                        // TSO Eq. 9 with TSO Alg. 4 per tile (WS's W tile holds every channel).
                         const Transfer in{TrafficKind::input,
                                           a.in,
                                           tn,
@@ -105,8 +106,8 @@ TsoLayerChoice tsoBestSlicing(const TsoConv& conv, const Hardware& hw,
                         const double dram = transferCycles(in, hw, opt.burst_aware) +
                                             transferCycles(w, hw, opt.burst_aware) +
                                             transferCycles(out, hw, opt.burst_aware);
-                        const double time = mac + dram; // Eq. 6
-                        if (time < best.time_cycles) {  // Alg. 3 line 12, Alg. 1 line 13
+                        const double time = mac + dram; // TSO Eq. 6
+                        if (time < best.time_cycles) {  // TSO Alg. 3 line 12, TSO Alg. 1 line 13
                             best.partition = p;
                             best.schedule = q;
                             best.slice = slice;

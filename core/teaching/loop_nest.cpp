@@ -66,8 +66,8 @@ struct Emitter {
         out.push_back(std::move(l));
     }
 
-    // One layer's Code 2 nest. `produce` (may be empty) emits the inline production of an
-    // in-group producer at the X store level and returns true when it did.
+    // One layer's ConvFusion Code 2 nest. `produce` (may be empty) emits the inline production of
+    // an in-group producer at the X store level and returns true when it did.
     // `sfx` tells the loop variables of inlined producers apart from their consumer's
     // (zo1, yi1, ... one level down).
     void layer(LayerId id, const LayerDims& d, const LayerSchedule& s, bool fused,

@@ -175,8 +175,8 @@ class TestDocument : public QObject {
         Session st("l2net");
         auto before = st.metrics();
         QVERIFY(before);
-        // ConvFusion §III/§IV: unfused, each layer writes its whole output (conv1 18x18x4 =
-        // 1296, conv2 16x16x4 = 1024 words); fused, conv1's output stays on chip.
+        // ConvFusion §III/ConvFusion §IV: unfused, each layer writes its whole output (conv1
+        // 18x18x4 = 1296, conv2 16x16x4 = 1024 words); fused, conv1's output stays on chip.
         QCOMPARE(before->totals.dram.output, int64_t(1296 + 1024));
         QCOMPARE(before->totals.macs, int64_t(18 * 18 * 4 * 3 * 9 + 16 * 16 * 4 * 4 * 9));
         QVERIFY(st.doc.fuse({st.id("conv1"), st.id("conv2")}).ok);

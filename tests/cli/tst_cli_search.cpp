@@ -1,4 +1,4 @@
-// `layerfuse-cli optimize` and `explore` as a user runs them (docs/INTERFACES.md): the
+// `layerfuse-cli optimize` and `explore` as a user runs them (docs/cli.md): the
 // optimized ResNet-50 schedule reads back into `evaluate --schedule` with less DRAM traffic
 // than the default schedule (issue 5's done-when check), by either method; `explore --csv`
 // writes the documented columns, one row per front point, each point's schedule with

@@ -1,10 +1,11 @@
-// The ConvFusion single-layer closed form (seed 000 §IV-B/C, docs/MODELS.md §3) against a
+// The ConvFusion single-layer closed form (ConvFusion §IV-B/C, docs/models/convfusion.md) against a
 // brute-force walk of the same loop nest (tests/support/loopnest_sim): Vol, Trans, Acc and
 // Buf of X and W, Acc_Y, Buf_Y and MACs must agree EXACTLY for every loop order, store level
-// and tile size when T divides D and stride <= kernel (MODELS.md §3 "Required validation").
-// Buffers are checked unfolded (CL = SL) and folded (CL below SL: the buffer is what one
-// iteration of the CL loop touches). With stride > kernel both count the bounding box
-// (T−1)·S + K of the window. Expected values of the worked example are MODELS.md §3's.
+// and tile size when T divides D and stride <= kernel (docs/models/convfusion.md "Required
+// validation"). Buffers are checked unfolded (CL = SL) and folded (CL below SL: the buffer is what
+// one iteration of the CL loop touches). With stride > kernel both count the bounding box
+// (T−1)·S + K of the window. The worked example's expected values are those of
+// docs/models/convfusion.md.
 
 #include "loopnest_sim.h"
 #include "models/convfusion.h"
@@ -122,7 +123,8 @@ void compareAllSchedules(const LayerDims& d, const std::array<int64_t, 4>& tile,
         for (Level x : kLevels)
             for (Level w : kLevels)
                 for (Level y : kLevels) {
-                    if (y < std::max(x, w)) continue; // SL_Y at or below SL_X, SL_W (§III-C)
+                    // SL_Y at or below SL_X, SL_W (ConvFusion §III-C).
+                    if (y < std::max(x, w)) continue;
                     const std::array<Level, 3> sl{x, y, w};
                     compareSchedule(d, test::layerSchedule(orders[k], tile, sl, sl), sim, a);
                     if (perOrder) ++(*perOrder)[k];
@@ -177,7 +179,8 @@ class TestConvFusionSimulator : public QObject {
         QCOMPARE(sim.accYItile(), int64_t(4)); // one i-tile: every output written once
     }
 
-    // MODELS.md §3 worked example, L2Net layer 2, counted by the walk and by the closed form.
+    // docs/models/convfusion.md worked example, L2Net layer 2, counted by the walk and by the
+    // closed form.
     void workedExampleL2NetLayer2() {
         const LayerDims d = test::convDims(16, 16, 4, 4, 3, 3, 1, 1);
         const LoopNestSim sim = lf::test::simulateLoopNest(d, kAllDims, {4, 4, 4, 4});
@@ -211,8 +214,8 @@ class TestConvFusionSimulator : public QObject {
         QCOMPARE(convFusionLayer(d, s, false).acc_x, int64_t(18432));
     }
 
-    // A 1x1 stride-2 shortcut (MODELS.md §3): a 4x4 output tile reads 16 of the 7x7 input
-    // pixels spanned; the closed form and the walk both count the 7x7 bounding box.
+    // A 1x1 stride-2 shortcut (docs/models/convfusion.md): a 4x4 output tile reads 16 of the 7x7
+    // input pixels spanned; the closed form and the walk both count the 7x7 bounding box.
     void strideAboveKernelCountsBoundingBox() {
         const LayerDims d = test::convDims(8, 8, 2, 2, 1, 1, 2, 2);
         const LoopNestSim sim = lf::test::simulateLoopNest(d, kAllDims, {2, 4, 4, 2});

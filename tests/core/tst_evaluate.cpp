@@ -39,7 +39,7 @@ std::vector<const BundledFile*> bundled(BundledKind kind) {
     return out;
 }
 
-// The JSON fields docs/INTERFACES.md promises.
+// The JSON fields docs/cli.md promises.
 void checkJson(const nlohmann::ordered_json& j) {
     for (const char* k : {"network", "hardware", "totals", "groups", "layers"})
         QVERIFY2(j.contains(k), k);

@@ -125,7 +125,7 @@ void TestExamples::defaultNetworkIsResNet18() {
     QCOMPARE(net->name(), std::string("ResNet-18"));
 }
 
-// ConvFusion (Waeijen et al. 2021) Table 6: D_x, D_y, D_i, D_z, D_n, D_m per layer.
+// ConvFusion (Waeijen et al. 2021) ConvFusion Table 6: D_x, D_y, D_i, D_z, D_n, D_m per layer.
 void TestExamples::convFusionTable6_data() {
     QTest::addColumn<QString>("net");
     QTest::addColumn<QString>("layer");
@@ -161,7 +161,7 @@ void TestExamples::convFusionTable6() {
     QFETCH(int, Di);
     QFETCH(int, Dz);
     const Network n = test::bundledNetwork(net.toStdString().c_str());
-    // Table 6 lists exactly these layers: every compute layer is a row.
+    // ConvFusion Table 6 lists exactly these layers: every compute layer is a row.
     QCOMPARE(int(n.computeIds().size()), net.startsWith("l2") ? 2 : 3);
     const LayerDims d = dimsOf(n, layer.toStdString());
     QCOMPARE(d.Dx, int64_t(Dx));
@@ -327,7 +327,8 @@ void TestExamples::dmcnnVdShapes() {
     QCOMPARE(outShape(n, "residual"), (Shape{3, 1080, 1920}));
 }
 
-// Stoutchinin, Conti, Benini, Appendix B: H x H -> E x E, C -> M, kernel, stride per row.
+// Stoutchinin, Conti, Benini, Stoutchinin Appendix B: H x H -> E x E, C -> M, kernel, stride per
+// row.
 void TestExamples::stoutchininAppendixB_data() {
     QTest::addColumn<QString>("net");
     QTest::addColumn<QString>("layer");

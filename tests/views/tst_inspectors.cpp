@@ -1,6 +1,6 @@
 // LayerInspector and GroupInspector: edits leave as intents carrying the new values (with a
 // merge id for scrubbing), the level combos offer exactly the legal levels (ConvFusion
-// §III-C: CL at or below SL, SL_Y at or below SL_X and SL_W), and showing a state never
+// ConvFusion §III-C: CL at or below SL, SL_Y at or below SL_X and SL_W), and showing a state never
 // emits.
 #include "inspectors/divisor_spin_box.h"
 #include "inspectors/group_inspector.h"

@@ -1,5 +1,5 @@
-// LoopNestView: the loop nest of the MODELS.md §3 worked example (L2Net conv2, order z,y,x,i,
-// T = 4, SL_X = CL_X = yi, SL_W = CL_W = tile, SL_Y = CL_Y = yi) shows its loops in order
+// LoopNestView: the loop nest of the docs/models/convfusion.md worked example (L2Net conv2, order
+// z,y,x,i, T = 4, SL_X = CL_X = yi, SL_W = CL_W = tile, SL_Y = CL_Y = yi) shows its loops in order
 // and its annotated volumes, follows every edit, colours the arrays, and names the loop the
 // pointer rests on.
 #include "models/evaluate.h"

@@ -90,7 +90,7 @@ QWidget* LayerInspector::buildEditor() {
     });
     v->addWidget(groupLink_);
 
-    // Dimensions (ConvFusion notation, MODELS.md §1).
+    // Dimensions (ConvFusion notation, docs/models/README.md).
     auto* dimsBox = new QGroupBox(tr("Dimensions"), body);
     auto* dg = new QGridLayout(dimsBox);
     const char* const dimNames[8] = {"Dx", "Dy", "Dz", "Di", "Dm", "Dn", "S", "groups"};
