@@ -53,9 +53,10 @@ QStringList axisLabels(const QStringList& categories) {
     for (const QString& c : categories) {
         // The shortest end of the name not used yet, else the whole name numbered.
         QString l;
-        for (qsizetype len = kMaxLabelLength; l.isEmpty() && len < c.size() + 4; len += 4) {
+        for (qsizetype len = kMaxLabelLength; l.isEmpty(); len += 4) {
             const QString t = c.size() <= len ? c : QStringLiteral("…") + c.right(len - 1);
             if (!seen.contains(t)) l = t;
+            if (c.size() <= len) break; // the whole name was tried
         }
         for (int k = 2; l.isEmpty(); ++k) {
             const QString t = QStringLiteral("%1 #%2").arg(c).arg(k);
