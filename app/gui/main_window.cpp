@@ -161,6 +161,8 @@ void MainWindow::createDocks() {
     tsoDock_->hide();
     charts->raise();
     layers->raise();
+    docks_ = {layers, history, layer, metrics, group, partition, hardware, charts};
+    docks_ << teachingPanel_->bottomDocks() << teachingPanel_->lessonsDock() << tsoDock_;
 
     boundDockSizes();
     defaultDockSizes_ = [this, layers, layer, metrics, charts] {

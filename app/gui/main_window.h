@@ -98,6 +98,7 @@ class MainWindow : public QMainWindow {
     TeachingController* teaching_ = nullptr;
     HelpController* help_ = nullptr;
 
+    QList<QDockWidget*> docks_; // in the order View ▸ Panels lists them
     QDockWidget* tsoDock_ = nullptr;
     QActionGroup* themeGroup_ = nullptr;
     gui::ThemeMode theme_ = gui::ThemeMode::system;

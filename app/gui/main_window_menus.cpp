@@ -91,7 +91,7 @@ void MainWindow::createMenus() {
     view->addMenu(tr("&Theme"))->addActions(themeGroup_->actions());
     view->addSeparator();
     QMenu* panels = view->addMenu(tr("&Panels"));
-    for (QDockWidget* d : findChildren<QDockWidget*>())
+    for (QDockWidget* d : docks_)
         panels->addAction(d->toggleViewAction());
 
     QMenu* optimize = menuBar()->addMenu(tr("&Optimize"));
