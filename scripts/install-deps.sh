@@ -15,9 +15,10 @@ packages=(
     locales
     fonts-dejavu-core
 )
-# For looking at the real window under a virtual display (optional for tests).
+# For trying the real window under a virtual display (optional for tests): Xvfb, a window
+# manager, xdotool to click and type, ImageMagick's import for screenshots.
 if [[ "${1:-}" == "--with-screenshots" ]]; then
-    packages+=(xvfb xauth imagemagick)
+    packages+=(xvfb xauth imagemagick openbox xdotool)
 fi
 
 missing=()
