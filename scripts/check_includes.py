@@ -24,7 +24,7 @@ SEARCH = {
     "views": ["views", "core"],
     "app/gui": ["app/gui", "views", "core"],
     "app/layout": ["views", "core"],
-    "app/cli": ["app/cli", "core"],
+    "app/cli": ["app/cli", "views", "core"],  # the CLI links views/repro_plots with the studio
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 SOURCE = (".cpp", ".h")

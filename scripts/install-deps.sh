@@ -10,7 +10,7 @@ packages=(
     libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libssl-dev
     libonnx-dev libprotobuf-dev protobuf-compiler
     libbenchmark-dev
-    python3-jsonschema python3-yaml
+    python3-jsonschema python3-yaml python3-onnx
     clang-format
     locales
     fonts-dejavu-core

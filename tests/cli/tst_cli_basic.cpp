@@ -8,7 +8,6 @@
 #include "examples/bundled.h"
 #include "io/network_yaml.h"
 
-#include <QProcess>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -20,6 +19,12 @@ using namespace lf;
 using nlohmann::json;
 
 namespace {
+
+using Run = lf::test::CliRun;
+
+Run cli(const QStringList& args) {
+    return lf::test::runCli(args, 60000);
+}
 
 std::vector<std::string> lines(const std::string& text) {
     std::vector<std::string> out;
@@ -75,18 +80,18 @@ class TestCliBasic : public QObject {
 
   private slots:
     void version() {
-        const test::CliRun r = test::runCli({"--version"});
+        const Run r = cli({"--version"});
         QVERIFY_RUN(r, 0);
         QCOMPARE(QString::fromStdString(r.out), QString("layerfuse-cli " LAYERFUSE_VERSION "\n"));
     }
 
     void help() {
-        const test::CliRun r = test::runCli({"--help"});
+        const Run r = cli({"--help"});
         QVERIFY_RUN(r, 0);
         QVERIFY2(r.out.find("Usage: layerfuse-cli") != std::string::npos, r.out.c_str());
         for (const char* sub : {"examples", "convert", "evaluate"})
             QVERIFY2(r.out.find(std::string("\n  ") + sub + " ") != std::string::npos, sub);
-        const test::CliRun sub = test::runCli({"evaluate", "--help"});
+        const Run sub = cli({"evaluate", "--help"});
         QVERIFY_RUN(sub, 0);
         for (const char* opt : {"NETWORK", "--hardware", "--format"})
             QVERIFY2(sub.out.find(opt) != std::string::npos, opt);
@@ -94,7 +99,7 @@ class TestCliBasic : public QObject {
 
     // Every bundled network and preset is listed, in its section, once.
     void examplesListsEverything() {
-        const test::CliRun r = test::runCli({"examples"});
+        const Run r = cli({"examples"});
         QVERIFY_RUN(r, 0);
         std::map<std::string, std::string> sectionOf; // listed name -> its section header
         std::string section;
@@ -140,7 +145,7 @@ class TestCliBasic : public QObject {
     // convert of a bundled name and of a file give the same canonical text, which is what
     // the library writes and is a fixed point of convert.
     void convertRoundTrips() {
-        const test::CliRun byName = test::runCli({"convert", "l2net", "-"});
+        const Run byName = cli({"convert", "l2net", "-"});
         QVERIFY_RUN(byName, 0);
         auto n = loadBundledNetwork("l2net");
         QVERIFY_OK(n);
@@ -150,24 +155,24 @@ class TestCliBasic : public QObject {
             "in.net.yaml", lf::test::readBytes(lf::test::testData("yaml/loose.net.yaml")));
         const QString out = lf::test::writeTempFile("out.net.yaml", "");
         QFile::remove(out);
-        const test::CliRun toFile = test::runCli({"convert", in, out});
+        const Run toFile = cli({"convert", in, out});
         QVERIFY_RUN(toFile, 0);
         QCOMPARE(toFile.out, std::string());
         const std::string written = lf::test::readBytes(out);
         QCOMPARE_TEXT(written,
                       lf::test::readBytes(lf::test::testData("yaml/loose.expected.net.yaml")));
-        const test::CliRun again = test::runCli({"convert", out, "-"});
+        const Run again = cli({"convert", out, "-"});
         QVERIFY_RUN(again, 0);
         QCOMPARE_TEXT(again.out, written);
 
         const QString l2 = lf::test::writeTempFile("l2.net.yaml", byName.out);
-        const test::CliRun fromFile = test::runCli({"convert", l2, "-"});
+        const Run fromFile = cli({"convert", l2, "-"});
         QVERIFY_RUN(fromFile, 0);
         QCOMPARE_TEXT(fromFile.out, byName.out);
     }
 
     void evaluateJsonHasEveryDocumentedField() {
-        const test::CliRun r = test::runCli({"evaluate", "l2net", "--format", "json"});
+        const Run r = cli({"evaluate", "l2net", "--format", "json"});
         QVERIFY_RUN(r, 0);
         json got;
         try {
@@ -233,7 +238,7 @@ class TestCliBasic : public QObject {
     void evaluateEveryBundledFile() {
         QFETCH(QStringList, args);
         QFETCH(QString, network);
-        const test::CliRun r = test::runCli(args);
+        const Run r = cli(args);
         QVERIFY_RUN(r, 0);
         json got;
         try {
@@ -259,10 +264,10 @@ class TestCliBasic : public QObject {
     }
 
     void evaluateCsvHasOneRowPerLayer() {
-        const test::CliRun j = test::runCli({"evaluate", "l2net", "--format", "json"});
+        const Run j = cli({"evaluate", "l2net", "--format", "json"});
         QVERIFY_RUN(j, 0);
         const json got = json::parse(j.out);
-        const test::CliRun r = test::runCli({"evaluate", "l2net", "--format", "csv"});
+        const Run r = cli({"evaluate", "l2net", "--format", "csv"});
         QVERIFY_RUN(r, 0);
         const auto rows = lines(r.out);
         QVERIFY(!rows.empty());
@@ -282,7 +287,7 @@ class TestCliBasic : public QObject {
     }
 
     void evaluateTable() {
-        const test::CliRun r = test::runCli({"evaluate", "l2net"});
+        const Run r = cli({"evaluate", "l2net"});
         QVERIFY_RUN(r, 0);
         QVERIFY2(r.out.find("L2Net") != std::string::npos, r.out.c_str());
     }
@@ -323,17 +328,17 @@ class TestCliBasic : public QObject {
         QFETCH(QString, expected);
         const QString path = lf::test::writeTempFile(file, content.toStdString());
         args.replaceInStrings("@", path);
-        const test::CliRun r = test::runCli(args);
+        const Run r = cli(args);
         QVERIFY_RUN(r, 1);
         QCOMPARE(QString::fromStdString(r.err), path + ":" + expected + "\n");
         QCOMPARE(r.out, std::string());
     }
 
     void unknownNetworkExitsOne() {
-        const test::CliRun r = test::runCli({"evaluate", "no-such-network"});
+        const Run r = cli({"evaluate", "no-such-network"});
         QVERIFY_RUN(r, 1);
         QVERIFY2(r.err.rfind("no-such-network: ", 0) == 0, r.err.c_str());
-        const test::CliRun w = test::runCli({"convert", "l2net", "/nonexistent-dir/x.net.yaml"});
+        const Run w = cli({"convert", "l2net", "/nonexistent-dir/x.net.yaml"});
         QVERIFY_RUN(w, 1);
         QVERIFY2(w.err.rfind("/nonexistent-dir/x.net.yaml: ", 0) == 0, w.err.c_str());
     }
@@ -355,10 +360,9 @@ class TestCliBasic : public QObject {
     void usageErrorsExitTwo() {
         QFETCH(QStringList, args);
         QFETCH(QString, mentions);
-        const test::CliRun r = test::runCli(args);
+        const Run r = cli(args);
         QVERIFY_RUN(r, 2);
-        QVERIFY2(r.err.find(mentions.toStdString()) != std::string::npos,
-                 test::describe(r).c_str());
+        QVERIFY2(r.err.find(mentions.toStdString()) != std::string::npos, describe(r).c_str());
         QCOMPARE(r.out, std::string());
     }
 };

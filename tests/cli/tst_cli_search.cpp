@@ -9,7 +9,6 @@
 #include "test_support.h"
 
 #include <QDir>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -20,6 +19,12 @@
 using namespace lf;
 
 namespace {
+
+using Run = lf::test::CliRun;
+
+Run cli(const QStringList& args) {
+    return lf::test::runCli(args, 120000);
+}
 
 int64_t dramOf(const std::string& json) {
     return nlohmann::json::parse(json)["totals"]["dram_accesses"].get<int64_t>();
@@ -41,22 +46,20 @@ class TstCliSearch : public QObject {
   private slots:
     void optimizeLowersResNet50Traffic() {
         QTemporaryDir dir;
-        const test::CliRun base = test::runCli({"evaluate", "resnet50", "--format", "json"});
+        const Run base = cli({"evaluate", "resnet50", "--format", "json"});
         QVERIFY_RUN(base, 0);
         for (const char* method : {"optimus", "dse"}) {
             const QString out = dir.filePath(QString("s-%1.sched.yaml").arg(method));
-            const test::CliRun opt =
-                test::runCli({"optimize", "resnet50", "--method", method, "-o", out});
+            const Run opt = cli({"optimize", "resnet50", "--method", method, "-o", out});
             QVERIFY_RUN(opt, 0);
-            const test::CliRun ev =
-                test::runCli({"evaluate", "resnet50", "--schedule", out, "--format", "json"});
+            const Run ev = cli({"evaluate", "resnet50", "--schedule", out, "--format", "json"});
             QVERIFY_RUN(ev, 0);
             QVERIFY2(dramOf(ev.out) < dramOf(base.out), method);
         }
     }
 
     void optimizeWritesToStdoutWithMetrics() {
-        const test::CliRun r = test::runCli({"optimize", "l3net", "--objective", "energy"});
+        const Run r = cli({"optimize", "l3net", "--objective", "energy"});
         QVERIFY_RUN(r, 0);
         QVERIFY(r.out.rfind("format: layerfuse/schedule@1", 0) == 0);
         QVERIFY(r.out.find("metrics:") != std::string::npos);
@@ -65,7 +68,7 @@ class TstCliSearch : public QObject {
     void exploreWritesTheFront() {
         QTemporaryDir dir;
         const QString csv = dir.filePath("front.csv"), schedules = dir.filePath("points");
-        const test::CliRun r = test::runCli(
+        const Run r = cli(
             {"explore", "l3net", "--tiles", "all", "--csv", csv, "--save-schedules", schedules});
         QVERIFY_RUN(r, 0);
         const std::string text = test::readBytes(csv);
@@ -86,9 +89,8 @@ class TstCliSearch : public QObject {
         QVERIFY(rows > 20);
         QCOMPARE(int(QDir(schedules).entryList({"*.sched.yaml"}).size()), rows);
         // A saved point evaluates to its row.
-        const test::CliRun ev =
-            test::runCli({"evaluate", "l3net", "--schedule",
-                          QDir(schedules).filePath("point-0000.sched.yaml"), "--format", "json"});
+        const Run ev = cli({"evaluate", "l3net", "--schedule",
+                            QDir(schedules).filePath("point-0000.sched.yaml"), "--format", "json"});
         QVERIFY_RUN(ev, 0);
         std::stringstream again(text);
         std::getline(again, line);
@@ -98,7 +100,7 @@ class TstCliSearch : public QObject {
 
     // The CLI writes the same front CSV as the studio's Explore dialog (core's frontCsv).
     void exploreCsvIsTheStudiosCsv() {
-        const test::CliRun r = test::runCli({"explore", "l3net", "--max-depth", "2"});
+        const Run r = cli({"explore", "l3net", "--max-depth", "2"});
         QVERIFY_RUN(r, 0);
         const Network net = test::bundledNetwork("l3net");
         const Hardware hw = test::bundledHardware("hwff-config-1");
@@ -108,9 +110,9 @@ class TstCliSearch : public QObject {
     }
 
     void usageErrors() {
-        QVERIFY_RUN(test::runCli({"optimize", "l3net", "--objective", "speed"}), 2);
-        QVERIFY_RUN(test::runCli({"explore", "l3net", "--tiles", "odd"}), 2);
-        const test::CliRun missing = test::runCli({"optimize", "no-such-network"});
+        QVERIFY_RUN(cli({"optimize", "l3net", "--objective", "speed"}), 2);
+        QVERIFY_RUN(cli({"explore", "l3net", "--tiles", "odd"}), 2);
+        const Run missing = cli({"optimize", "no-such-network"});
         QVERIFY_RUN(missing, 1);
     }
 };

@@ -6,7 +6,12 @@
 
 namespace lf::test {
 
-CliRun runCli(const QStringList& args, int timeoutMs) {
+std::string CliRun::describe() const {
+    return "exit " + std::to_string(code) + (crashed ? " (crashed)" : "") +
+           "\nstdout: " + out.substr(0, 2000) + "\nstderr: " + err.substr(0, 2000);
+}
+
+CliRun runCli(const QStringList& args, int timeout_ms) {
     QProcess p;
     p.setProgram(cliPath());
     p.setArguments(args);
@@ -17,23 +22,18 @@ CliRun runCli(const QStringList& args, int timeoutMs) {
         return r;
     }
     p.closeWriteChannel();
-    if (!p.waitForFinished(timeoutMs)) {
+    if (!p.waitForFinished(timeout_ms)) {
         p.kill();
         p.waitForFinished();
         r.err = "timed out";
         return r;
     }
     r.crashed = p.exitStatus() != QProcess::NormalExit;
-    r.code = r.crashed ? -1 : p.exitCode();
+    r.code = p.exitCode();
     const QByteArray o = p.readAllStandardOutput(), e = p.readAllStandardError();
     r.out.assign(o.constData(), size_t(o.size()));
     r.err.assign(e.constData(), size_t(e.size()));
     return r;
-}
-
-std::string describe(const CliRun& r) {
-    return "exit " + std::to_string(r.code) + (r.crashed ? " (crashed)" : "") +
-           "\nstdout: " + r.out.substr(0, 2000) + "\nstderr: " + r.err.substr(0, 2000);
 }
 
 } // namespace lf::test

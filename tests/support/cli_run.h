@@ -1,4 +1,4 @@
-// Running layerfuse-cli as a user does, for the tests of the command line.
+// Runs layerfuse-cli as a user does and keeps what it printed (for tests/cli).
 #pragma once
 
 #include <QStringList>
@@ -8,18 +8,18 @@
 namespace lf::test {
 
 struct CliRun {
-    int code = -1;        // the exit code; -1 when it crashed, timed out or did not start
-    bool crashed = false; // ended by a signal
+    int code = -1;
+    bool crashed = false;
     std::string out, err;
+    // "exit N", crash state and the start of both streams, for failure messages.
+    std::string describe() const;
+    bool ok(int expected_code = 0) const { return !crashed && code == expected_code; }
 };
 
-// Runs layerfuse-cli with `args` (stdin closed) and waits for it.
-CliRun runCli(const QStringList& args, int timeoutMs = 120000);
-// "exit N (crashed)\nstdout: ...\nstderr: ..." for failure messages.
-std::string describe(const CliRun& run);
+// Starts the CLI under test with `args` and waits for it (at most `timeout_ms`).
+CliRun runCli(const QStringList& args, int timeout_ms = 120000);
 
 } // namespace lf::test
 
-// The run ended normally with `expectedCode`; else the run is shown.
-#define QVERIFY_RUN(run, expectedCode)                                                             \
-    QVERIFY2(!(run).crashed && (run).code == (expectedCode), lf::test::describe(run).c_str())
+// The run ended normally with `expectedCode`; else what it printed is shown.
+#define QVERIFY_RUN(run, expectedCode) QVERIFY2((run).ok(expectedCode), (run).describe().c_str())

@@ -98,6 +98,8 @@ QString layerDetailText(const Network& net, LayerId id) {
         return QStringLiteral("resize ×") + QString::number(l.scale_h);
     case LayerType::opaque:
         return l.op_type.empty() ? tr("unsupported") : qs(l.op_type);
+    case LayerType::reorg:
+        return qs(l.op_type);
     }
     return {};
 }
