@@ -12,12 +12,14 @@ packages=(
     libbenchmark-dev
     clang-14 libclang-rt-14-dev
     python3-jsonschema python3-yaml python3-onnx
+    clang-format
     locales
     fonts-dejavu-core
 )
-# For looking at the real window under a virtual display (optional for tests).
+# For trying the real window under a virtual display (optional for tests): Xvfb, a window
+# manager, xdotool to click and type, ImageMagick's import for screenshots.
 if [[ "${1:-}" == "--with-screenshots" ]]; then
-    packages+=(xvfb xauth imagemagick)
+    packages+=(xvfb xauth imagemagick openbox xdotool)
 fi
 
 missing=()

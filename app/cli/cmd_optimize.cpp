@@ -1,13 +1,13 @@
-// `layerfuse-cli optimize` — a schedule chosen automatically (docs/INTERFACES.md): the
-// Optimus DP fuser (seed 001 Alg. 1) or the ConvFusion exploration under the buffer
-// (seed 000 §V-A), written as schedule YAML that `evaluate --schedule` reads back.
+// `layerfuse-cli optimize` — a schedule chosen automatically (docs/cli.md): the
+// Optimus DP fuser (Optimus Alg. 1) or the ConvFusion exploration under the buffer
+// (ConvFusion §V-A), written as schedule YAML that `evaluate --schedule` reads back.
 #include "cli_output.h"
 #include "commands.h"
 #include "onnx_options.h"
 
 #include "examples/bundled.h"
 #include "io/schedule_yaml.h"
-#include "metrics/metrics_io.h"
+#include "metrics/units.h"
 #include "models/evaluate.h"
 #include "search/dse_optimize.h"
 #include "search/optimus_fuser.h"

@@ -1,5 +1,5 @@
 // How large a layer's figures may be, checked once when a network is built, so that the
-// per-layer closed forms (ConvFusion §IV-A..D, HW-Flow-Fusion Eqs. 1-3, Optimus Eq. 3-4,
+// per-layer closed forms (ConvFusion §IV-A..D, HWFF Eqs. 1-3, Optimus Eqs. 3-4,
 // TSO Eqs. 1-9) run on plain 64-bit integers without a check in their inner loops.
 //
 // layerFigureBound() is an upper bound, in exact arithmetic, of every figure the models

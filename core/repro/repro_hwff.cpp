@@ -1,8 +1,8 @@
-// HW-Flow-Fusion (seed 004) reproduced: the presets of Tables 3-4, Table 5's single-layer vs
+// HW-Flow-Fusion reproduced: the presets of HWFF Tables 3-4, HWFF Table 5's single-layer vs
 // temporal vs spatial fusion of the VGG16-E and ResNet18 layer pairs on HW configuration 1
-// (the 51 %/53 % communication and 39 %/34 % latency reductions of the abstract), Table 6's
-// register-file split, the Fig. 12 and §5.2 volume reductions, Fig. 13's reuse buffer against
-// Alwani et al.'s, and §5.3's scaling on configurations 3-6 (Figs. 16-19).
+// (the 51 %/53 % communication and 39 %/34 % latency reductions of the abstract), HWFF Table 6's
+// register-file split, the HWFF Fig. 12 and HWFF §5.2 volume reductions, HWFF Fig. 13's reuse
+// buffer against Alwani et al.'s, and HWFF §5.3's scaling on configurations 3-6 (HWFF Figs. 16-19).
 #include "models/evaluate_detail.h"
 #include "models/flowfusion.h"
 #include "network/dims.h"
@@ -36,7 +36,7 @@ struct Best {
     std::vector<std::pair<LayerId, LayerSchedule>> layers;
 };
 
-// §4.3.1's side-by-side column strips and stacked row strips of divisor-sized sub-arrays
+// HWFF §4.3.1's side-by-side column strips and stacked row strips of divisor-sized sub-arrays
 // that together cover the array (the array model always prefers the larger sub-arrays), at
 // least `min_rows` high: row-stationary needs the kernel's height.
 std::vector<std::vector<SubArray>> coveringStrips(int n, int pex, int pey, int min_rows) {
@@ -63,8 +63,8 @@ std::vector<std::vector<SubArray>> coveringStrips(int n, int pex, int pey, int m
 }
 
 // A group under the `reuse` strategy with its output tile (and a single layer's channel
-// tiles) chosen for the least energy, as HW-Flow-Fusion's scheduler (§4.4) optimizes; spatial
-// groups also choose among the partitions of §4.3.1 that cover the array.
+// tiles) chosen for the least energy, as HW-Flow-Fusion's scheduler (HWFF §4.4) optimizes; spatial
+// groups also choose among the partitions of HWFF §4.3.1 that cover the array.
 Best bestGroup(const Network& net, const Hardware& hw, std::vector<LayerId> layers,
                PartitionKind kind, Objective objective = Objective::energy) {
     std::sort(layers.begin(), layers.end());
@@ -143,12 +143,13 @@ Schedule scheduleOf(const Network& net, const Hardware& hw, const std::vector<Be
     return s;
 }
 
-// The layer pairs of Table 6 / Table 7 (paper names → bundled names).
+// The layer pairs of HWFF Table 6 / HWFF Table 7 (paper names → bundled names).
 struct PairSet {
     const char* net;
     const char* label;
     std::vector<std::pair<std::string, std::string>> pairs;
-    // Table 5 as printed: temporal/SL, spatial/SL, spatial/temporal for energy, latency, volume.
+    // HWFF Table 5 as printed: temporal/SL, spatial/SL, spatial/temporal for energy, latency,
+    // volume.
     double t5[3][3];
 };
 const std::vector<PairSet>& pairSets() {
@@ -176,7 +177,8 @@ const std::vector<PairSet>& pairSets() {
 }
 
 int presetValuesEqual() {
-    // Table 3: PEx, PEy, buffer kB, RF B, precision; Table 4: MAC, buffer access, DRAM pJ.
+    // HWFF Table 3: PEx, PEy, buffer kB, RF B, precision; HWFF Table 4: MAC, buffer access, DRAM
+    // pJ.
     constexpr double t3[6][5] = {{32, 16, 512, 512, 8},   {32, 16, 1536, 512, 8},
                                  {32, 32, 1536, 512, 8},  {48, 32, 1536, 512, 8},
                                  {32, 16, 1536, 1024, 8}, {32, 16, 1536, 1536, 8}};
@@ -197,9 +199,9 @@ int presetValuesEqual() {
     return equal;
 }
 
-// The smallest on-chip footprint (kB) of a fused group over its output tiles (Fig. 12), and
-// the Eq. 8 reuse buffers (kB) of HW-Flow-Fusion and of Alwani et al.'s model (Eq. 8 + Eq. 9)
-// at the output tile our scheduler picks for the least traffic (Fig. 13).
+// The smallest on-chip footprint (kB) of a fused group over its output tiles (HWFF Fig. 12), and
+// the HWFF Eq. 8 reuse buffers (kB) of HW-Flow-Fusion and of Alwani et al.'s model (HWFF Eq. 8 +
+// HWFF Eq. 9) at the output tile our scheduler picks for the least traffic (HWFF Fig. 13).
 struct Storage {
     double min_kb = 0, reuse_kb = 0, alwani_kb = 0, volume = 0;
 };
@@ -221,8 +223,8 @@ Storage storageOf(const Network& net, const Hardware& hw, const std::vector<Laye
     st.min_kb = minBits / 8.0 / 1024.0;
     const Best b = bestGroup(net, hw, layers, PartitionKind::temporal, Objective::dram);
     st.volume = b.f.dram;
-    // Eq. 4 tile propagation from the chosen output tile, then Eq. 8 / Eq. 9 per intermediate
-    // input (horizontal processing: reuse buffer x plus Alwani's overhead y).
+    // HWFF Eq. 4 tile propagation from the chosen output tile, then HWFF Eq. 8 / HWFF Eq. 9 per
+    // intermediate input (horizontal processing: reuse buffer x plus Alwani's overhead y).
     int64_t th = b.group.out_tile ? b.group.out_tile->h : out.h;
     int64_t tw = b.group.out_tile ? b.group.out_tile->w : out.w;
     const double bytes = hw.precision.act_bits / 8.0;
@@ -372,7 +374,7 @@ void table5(const ReproOptions& opt, const Hardware& hw, PaperReport& rep) {
 }
 
 void storageFigures(const ReproOptions& opt, PaperReport& rep) {
-    // Figs. 12-13: VGG16-E's first seven layers, 16-bit (§5.1), the 1536 kB buffer.
+    // HWFF Figs. 12-13: VGG16-E's first seven layers, 16-bit (HWFF §5.1), the 1536 kB buffer.
     Hardware hw = bundledHw("hwff-config-2");
     hw.precision.act_bits = hw.precision.weight_bits = 16;
     const Network net = bundledNet("vgg16-e");
@@ -461,7 +463,7 @@ void storageFigures(const ReproOptions& opt, PaperReport& rep) {
 }
 
 void scaling(const ReproOptions& opt, PaperReport& rep) {
-    // §5.3: groups of at most four layers (the first four of each network), 1536 kB.
+    // HWFF §5.3: groups of at most four layers (the first four of each network), 1536 kB.
     struct Net {
         const char* name;
         const char* label;
@@ -551,7 +553,8 @@ PaperReport reproduceHwff(const ReproOptions& opt) {
                          .tolerance_why = "configuration values are exact",
                          .deviation = "a preset differs from Tables 3-4",
                          .setup = "bundled presets"}));
-    // Table 6: the register file of a two-layer temporal group, 1/N of each section (§4.3.2).
+    // HWFF Table 6: the register file of a two-layer temporal group, 1/N of each section
+    // (HWFF §4.3.2).
     const Hardware hw = bundledHw("hwff-config-1");
     FusionGroup two;
     two.layers = {1, 2};

@@ -1,5 +1,5 @@
-// The best schedule under the buffer from ConvFusion's exploration space (seed 000 §V-A,
-// docs/MODELS.md §10) for one objective — what `optimize --method dse` asks — with bounded
+// The best schedule under the buffer from ConvFusion's exploration space (ConvFusion §V-A,
+// docs/models/convfusion.md) for one objective — what `optimize --method dse` asks — with bounded
 // work and memory.
 //
 // The space is explore()'s: every partition of every sequence into segments of at most

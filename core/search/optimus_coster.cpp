@@ -140,7 +140,7 @@ int64_t OptimusCoster::vertexWindow(size_t v, int axis, int64_t r) const {
     return axis == 0 ? d.windowY(r) : d.windowX(r);
 }
 
-// R(l, t) of §5.2 along one axis (0 = height, 1 = width): R(n, t) = t at the group's
+// R(l, t) of Optimus §5.2 along one axis (0 = height, 1 = width): R(n, t) = t at the group's
 // outputs, R(l−1, t) = R(l, t)·S + K − S, clipped to the real maps.
 void OptimusCoster::extents(int axis, int64_t t, std::vector<int64_t>& r) const {
     const size_t n = m_->size();
@@ -167,7 +167,7 @@ void OptimusCoster::outsideExtents(int axis, const std::vector<int64_t>& r,
         e[size_t(o)] = std::max(e[size_t(o)], window(size_t(k), axis, r[size_t(k)]));
 }
 
-// Alg. 2: ISOA decision at t_h · t_w = 1 · 1, then the Eq. 4 channel tiles t_c(l).
+// Optimus Alg. 2: ISOA decision at t_h · t_w = 1 · 1, then the Optimus Eq. 4 channel tiles t_c(l).
 void OptimusCoster::isoa() {
     const size_t n = m_->size();
     ah_.resize(n);
@@ -196,7 +196,7 @@ void OptimusCoster::isoa() {
     }
 }
 
-// Eq. 4 left-hand side at t_h (rw_ and ew_ hold the width extents): every outside tensor
+// Optimus Eq. 4 left-hand side at t_h (rw_ and ew_ hold the width extents): every outside tensor
 // once with all its channels and the largest window read of it, then every operator's
 // output.
 int64_t OptimusCoster::fmap(int64_t th) {
@@ -270,13 +270,13 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
         c.hopeless = lowerBound(capElems - plain) + plain > capElems;
     }
     if (fLo > capElems) {
-        c.feasible = false; // Eq. 4 has no solution; optimusPlan keeps t_h = lo
+        c.feasible = false; // Optimus Eq. 4 has no solution; optimusPlan keeps t_h = lo
     } else if (fLo * abits_ + weights * wbits_ <= cap_) {
         c.weights_resident =
-            true; // resident at the largest t_h that fits: Eq. 3 with Σ|param| once
+            true; // resident at the largest t_h that fits: Optimus Eq. 3 with Σ|param| once
         c.memory_cost = ifmap + ofmap + weights;
     } else {
-        // Streamed weights: the largest t_h meeting Eq. 4 sets the number of sub-groups.
+        // Streamed weights: the largest t_h meeting Optimus Eq. 4 sets the number of sub-groups.
         int64_t a = lo, b = oh;
         while (a < b) {
             const int64_t mid = a + (b - a + 1) / 2;
@@ -285,7 +285,7 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
             else
                 b = mid - 1;
         }
-        c.memory_cost = satAdd(ifmap + ofmap, satMul(ceilDiv(oh, a), weights)); // Eq. 3
+        c.memory_cost = satAdd(ifmap + ofmap, satMul(ceilDiv(oh, a), weights)); // Optimus Eq. 3
     }
     end();
     return c;
@@ -293,7 +293,7 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
 
 // The operators' fmap terms at the current extents (rh_, rw_) with every member that any
 // supergroup could make an ISOA operator at min(T_c, C_out): a member is certainly not ISOA
-// when Alg. 2 never picks it (dp1 ≥ dp0) or a parent inside the group certainly is (it is
+// when Optimus Alg. 2 never picks it (dp1 ≥ dp0) or a parent inside the group certainly is (it is
 // forced off); only the tops' outside parents are unknown here, and a member they may force
 // stays undecided. One pass; a lower bound of every decision the tops allow.
 int64_t OptimusCoster::operatorBound() {
@@ -335,7 +335,7 @@ int64_t OptimusCoster::operatorBound() {
 }
 
 // Whether a supergroup can give member k a new parent: one of its producers outside the
-// group may join it (Alg. 2 L5 may then force k off).
+// group may join it (Optimus Alg. 2 L5 may then force k off).
 bool OptimusCoster::mayBeForced(size_t k) const {
     const size_t v = size_t((*m_)[k]);
     for (int32_t e = inStart_[v]; e < inStart_[v + 1]; ++e) {
@@ -350,7 +350,7 @@ bool OptimusCoster::mayBeForced(size_t k) const {
 // min(T_c, C) as the producer's own output, or for a concat what its inputs hold.
 //
 // With the members' ISOA states known (operatorBound()), a producer that joins at
-// min(T_c, C) is an ISOA operator and forces its readers off (Alg. 2 L5): each reader that
+// min(T_c, C) is an ISOA operator and forces its readers off (Optimus Alg. 2 L5): each reader that
 // operatorBound() counted at min(T_c, C_out) then holds C_out, so that producer costs at
 // least its share of the difference (a reader with d outside producers charges each 1/d,
 // so a reader forced twice is not counted twice; one operatorBound() already charged in a
@@ -429,7 +429,7 @@ int64_t OptimusCoster::concatBound(size_t concat, int depth) {
 
 // The operators' fmap terms at the current extents (rh_, rw_) for the least favourable
 // ISOA decisions a larger group can impose. Adding upstream operators changes nothing
-// below them but the "forced off" flags of the members fed from outside (Alg. 2 L5), so
+// below them but the "forced off" flags of the members fed from outside (Optimus Alg. 2 L5), so
 // the minimum over those flags bounds every group that holds this one. Exact with up to
 // six tops (members that would be ISOA and may be forced off), else operatorBound(); once a
 // decision stays within `limit` the search stops (the group is not hopeless) and returns that

@@ -1,12 +1,12 @@
-// Eq. 3 memory cost of one operator group with the Eq. 4 scheduler and the Alg. 2 ISOA
-// decision — Cai et al., "Optimus" (seed 001) §5; docs/MODELS.md §7.2-7.3 — computed the
-// way lf::optimusPlan (models/optimus.h) computes it, for the thousands of candidate
+// Optimus Eq. 3 memory cost of one operator group with the Optimus Eq. 4 scheduler and the
+// Optimus Alg. 2 ISOA decision — Cai et al., "Optimus" Optimus §5; docs/models/optimus.md —
+// computed the way lf::optimusPlan (models/optimus.h) computes it, for the thousands of candidate
 // groups of the DP fuser: the network is copied into flat arrays once, and a group needs
 // no allocation once the scratch has grown.
 //
 // Only the cost is needed, not the tile, which saves most of the t_h search: when the
 // fmaps of the smallest tile fit together with all weights the weights are resident and
-// Eq. 3 is |ifmap| + |ofmap| + Σ|param| whatever t_h is (optimusPlan chooses residency
+// Optimus Eq. 3 is |ifmap| + |ofmap| + Σ|param| whatever t_h is (optimusPlan chooses residency
 // whenever it is possible); the search for the largest t_h runs only when they do not.
 #pragma once
 
@@ -25,16 +25,16 @@ class OptimusCoster {
     OptimusCoster(const Network& net, const Hardware& hw, int64_t capacity_bits);
 
     struct Cost {
-        int64_t memory_cost = 0; // Eq. 3, elements
-        bool feasible = true;    // Eq. 4 has a solution
+        int64_t memory_cost = 0; // Optimus Eq. 3, elements
+        bool feasible = true;    // Optimus Eq. 4 has a solution
         bool weights_resident = false;
-        // Eq. 4's operator fmaps at the smallest tile under the least favourable ISOA flags,
-        // in bits — no group that holds this one needs less for these operators (they keep
+        // Optimus Eq. 4's operator fmaps at the smallest tile under the least favourable ISOA
+        // flags, in bits — no group that holds this one needs less for these operators (they keep
         // their extents and the tile range starts no lower), so the bounds of disjoint groups
         // add up.
         int64_t lower_bound_bits = 0;
         // That bound with the outside inputs at their fewest channels exceeds the buffer: no
-        // group holding this one has an Eq. 4 solution.
+        // group holding this one has an Optimus Eq. 4 solution.
         bool hopeless = false;
     };
     // `members` sorted ascending.
@@ -42,7 +42,8 @@ class OptimusCoster {
     // The layers that may join a group (the DP's vertices); the others stay outside, so
     // their tensors keep all their channels in the bounds. Default: every layer but inputs.
     void setJoinable(const std::vector<char>& vertex);
-    // Eq. 4 left-hand side (elements) at a fixed output tile, as Alg. 3 line 4 uses it.
+    // Optimus Eq. 4 left-hand side (elements) at a fixed output tile, as Optimus Alg. 3 line 4 uses
+    // it.
     int64_t fmapAt(const std::vector<LayerId>& members, int64_t t_h, int64_t t_w);
 
   private:

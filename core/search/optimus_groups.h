@@ -1,11 +1,11 @@
-// Candidate operator groups of the Optimus DP fuser — Cai et al., "Optimus" (seed 001)
-// §4.2-4.3 (Alg. 1: groups grown in reverse topological order, ISValid) and the on-line
-// rules of §6; docs/MODELS.md §7.
+// Candidate operator groups of the Optimus DP fuser — Cai et al., "Optimus"
+// Optimus §4.2-4.3 (Optimus Alg. 1: groups grown in reverse topological order, ISValid) and the
+// on-line rules of Optimus §6; docs/models/optimus.md.
 //
 // Every vertex u, visited in reverse topological order, forms the group {u} and the
 // groups u + C1 + … + Ck where the Ci are already formed groups that each hold a
 // successor of u and touch no other Cj (so they are exactly the components of the group
-// without u) — the "combination choices for each multi-output vertex" of §4.2. A group is
+// without u) — the "combination choices for each multi-output vertex" of Optimus §4.2. A group is
 // kept when it is cycle-free (ISValid: no path leaves it and re-enters), which bitsets of
 // descendants and ancestors answer in a few word operations. This forms every weakly
 // connected, cycle-free group exactly once: removing the first vertex u of such a group
@@ -13,7 +13,7 @@
 // cannot become so by adding components.
 //
 // Each group is classified when it is formed (its cost, or invalid). A classifier may
-// also call a group hopeless: then every group that holds it is invalid too (for Eq. 4:
+// also call a group hopeless: then every group that holds it is invalid too (for Optimus Eq. 4:
 // the fmaps its operators need at their smallest tile already exceed the buffer, and
 // adding upstream operators never shrinks those). It may also give a lower bound of the
 // buffer every group holding it needs; the components of a group are disjoint, so their
@@ -41,9 +41,9 @@ namespace lf {
 struct OptimusGroupRules {
     std::vector<char> vertex;         // by LayerId: may be in a group (fusible compute or concat)
     bool fan_out_all_or_none = false; // §6 on-line rule
-    int max_size = 0;                 // > 0: groups of at most this many vertices (§6, Alg. 3)
-    bool prune_hopeless = true;       // do not grow hopeless groups
-    int threads = 1;                  // classify the groups of each vertex on this many threads
+    int max_size = 0;           // > 0: groups of at most this many vertices (§6, Optimus Alg. 3)
+    bool prune_hopeless = true; // do not grow hopeless groups
+    int threads = 1;            // classify the groups of each vertex on this many threads
     int64_t capacity_bits = std::numeric_limits<int64_t>::max(); // for the lower bounds
     int64_t max_groups = 0;            // > 0: the budget of groups formed in all
     int64_t max_groups_per_vertex = 0; // > 0: groups one vertex may form

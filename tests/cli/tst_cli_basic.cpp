@@ -26,13 +26,6 @@ Run cli(const QStringList& args) {
     return lf::test::runCli(args, 60000);
 }
 
-std::string describe(const Run& r) {
-    return r.describe();
-}
-
-#define QVERIFY_RUN(run, expectedCode)                                                             \
-    QVERIFY2(!(run).crashed && (run).code == (expectedCode), describe(run).c_str())
-
 std::vector<std::string> lines(const std::string& text) {
     std::vector<std::string> out;
     size_t b = 0;

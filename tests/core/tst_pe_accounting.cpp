@@ -1,4 +1,4 @@
-// How many PEs a layer, a group and the network run on (docs/MODELS.md §8, HW-Flow-Fusion
+// How many PEs a layer, a group and the network run on (docs/models/README.md, HW-Flow-Fusion
 // §4.3 partitions, TSO Eqs. 7-8 multicore): utilization never exceeds 1 whatever the cores
 // (issue 17: `cores: {tle: 64, tlt: 64}` gave ResNet-18 a total of 6.71), and a spatial
 // partition that gives sub-arrays to only some layers gives the others equal column strips

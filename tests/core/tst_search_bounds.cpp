@@ -58,7 +58,7 @@ class TstSearchBounds : public QObject {
             if (!joined) yaml = yaml.substr(0, yaml.rfind("  - {name: cat"));
             const Network net = network(yaml);
             Hardware hw = test::bundledHardware("optimus-default");
-            hw.batch = 1; // Eq. 3 is per image
+            hw.batch = 1; // Optimus Eq. 3 is per image
             const OptimusFuserResult r = optimusFuse(net, hw, {});
             QVERIFY(!r.cancelled);
             expectValidScheme(net, hw, r);
@@ -72,7 +72,7 @@ class TstSearchBounds : public QObject {
             QVERIFY(r.groups_not_formed > 0);
             QVERIFY(r.largest_vertex_share <= OptimusFuserOptions{}.max_groups_per_vertex);
             QVERIFY(optimusNotExplored(net, r).find("stem") != std::string::npos);
-            // Eq. 3 of the scheme is what the DP reports (read back as costed).
+            // Optimus Eq. 3 of the scheme is what the DP reports (read back as costed).
             QCOMPARE(double(evaluate(net, hw, r.schedule).totals.dram_accesses), r.cost);
             QVERIFY(peakResidentBytes() < (int64_t(1) << 30));
         }
@@ -109,7 +109,7 @@ class TstSearchBounds : public QObject {
     void tightBoundsDegradeGracefully() {
         const Network net = test::bundledNetwork("googlenet");
         Hardware hw = test::bundledHardware("optimus-default");
-        hw.batch = 1; // Eq. 3 is per image
+        hw.batch = 1; // Optimus Eq. 3 is per image
         const OptimusFuserResult exact = optimusFuse(net, hw, unbounded());
         QVERIFY(exact.complete);
         struct Bounds {

@@ -28,3 +28,6 @@ CliRun runCli(const QStringList& args, int timeout_ms = 120000);
 CliRun runCli(const QStringList& args, const CliRunOptions& options);
 
 } // namespace lf::test
+
+// The run ended normally with `expectedCode`; else what it printed is shown.
+#define QVERIFY_RUN(run, expectedCode) QVERIFY2((run).ok(expectedCode), (run).describe().c_str())
