@@ -29,7 +29,7 @@ constexpr int64_t bytesToBits(int64_t bytes) {
     return bytes * 8;
 }
 constexpr int64_t bitsToBytes(int64_t bits) {
-    return (bits + 7) / 8;
+    return bits / 8 + (bits % 8 > 0); // (bits + 7) / 8 would overflow near 2^63
 }
 // Bytes of `elements` values of `bits` each, not rounded (a figure to show or compare).
 constexpr double elementBytes(double elements, int bits) {

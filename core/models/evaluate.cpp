@@ -73,8 +73,8 @@ int64_t rfCapacityBits(const FusionGroup& g, const Hardware& hw, const SubArray&
 }
 
 // Bits to whole bytes; a saturated count stays saturated.
-int64_t bitsToBytes(int64_t bits) {
-    return isSaturated(bits) ? kSaturated : ceilDiv(bits, 8);
+int64_t satBitsToBytes(int64_t bits) {
+    return isSaturated(bits) ? kSaturated : bitsToBytes(bits);
 }
 
 bool anySaturated(const GroupMetrics& g) {
@@ -234,11 +234,11 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
                             ? satAdd(gm.compute_cycles, gm.memory_cycles)
                             : std::max(gm.compute_cycles, gm.memory_cycles);
     gm.bound = gm.compute_cycles >= gm.memory_cycles ? Bound::compute : Bound::memory;
-    gm.dram_bytes = bitsToBytes(satAdd(satAdd(satMul(gm.dram.input, hw.precision.act_bits),
-                                              satMul(gm.dram.output, hw.precision.act_bits)),
-                                       satAdd(satMul(gm.dram.weight, hw.precision.weight_bits),
-                                              satMul(gm.dram.psum, hw.precision.psum_bits))));
-    gm.buffer_bytes = bitsToBytes(cost.buffer_bits);
+    gm.dram_bytes = satBitsToBytes(satAdd(satAdd(satMul(gm.dram.input, hw.precision.act_bits),
+                                                 satMul(gm.dram.output, hw.precision.act_bits)),
+                                          satAdd(satMul(gm.dram.weight, hw.precision.weight_bits),
+                                                 satMul(gm.dram.psum, hw.precision.psum_bits))));
+    gm.buffer_bytes = satBitsToBytes(cost.buffer_bits);
     gm.fits = gm.buffer_bytes <= hw.buffer.bytes;
     gm.ctc = gm.dram_bytes > 0 ? double(gm.macs) / double(gm.dram_bytes) : 0.0;
     // Over the chip's MAC units, which with cores are all cores' (Hardware::peakMacsPerCycle).
