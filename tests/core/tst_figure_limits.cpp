@@ -7,6 +7,7 @@
 #include "net_text.h"
 #include "test_support.h"
 
+#include "hardware/hardware.h"
 #include "models/convfusion.h"
 #include "models/evaluate.h"
 #include "models/stoutchinin.h"
@@ -226,6 +227,9 @@ class TstFigureLimits : public QObject {
         QCOMPARE(ceilDiv(M, 2), M / 2 + 1); // (a + b − 1) / b would overflow
         QCOMPARE(ceilDiv(7, 2), int64_t(4));
         QCOMPARE(ceilDiv(0, 3), int64_t(0));
+        QCOMPARE(bitsToBytes(M), M / 8 + 1); // (bits + 7) / 8 would overflow
+        QCOMPARE(bitsToBytes(16), int64_t(2));
+        QCOMPARE(bitsToBytes(17), int64_t(3));
         const CheckedInt ok = CheckedInt(1 << 20) * (1 << 20) + 5;
         QVERIFY(ok.ok());
         QCOMPARE(ok.value(), (int64_t(1) << 40) + 5);
