@@ -249,7 +249,7 @@ class TstSearchPareto : public QObject {
             // these).
             auto groupCost = [&](std::vector<LayerId> layers, bool resident) {
                 FusionGroup g;
-                g.name = "g";
+                g.name = std::string(1, 'g'); // gcc 12 -O2 with UBSan: a false -Wrestrict on = "g"
                 g.layers = layers;
                 g.weights_resident = resident;
                 const GroupCost gc = convFusionGroup(net, hw, work, g);
