@@ -216,6 +216,16 @@ class TstRepro : public QObject {
                              spatial ? PartitionKind::spatial : PartitionKind::temporal);
                 }
                 QVERIFY2(fused == 6, r.id.c_str()); // the six pairs of HWFF Tables 6-7
+                // The set-up says which pairs exceed the buffer, as the opened schedule shows.
+                auto t = loadTarget(*r.open);
+                QVERIFY(t.ok());
+                const Metrics m = evaluate(t->network, t->hardware, t->schedule);
+                bool allFit = true;
+                for (const GroupMetrics& g : m.groups)
+                    allFit = allFit && g.fits;
+                QVERIFY2(r.setup.find(allFit ? "every pair fits" : "no tile fits") !=
+                             std::string::npos,
+                         r.setup.c_str());
                 ++checked;
             }
         QCOMPARE(checked, 12); // energy, latency, volume × temporal, spatial × two networks
