@@ -180,8 +180,9 @@ void OptimusCoster::isoa() {
         dp0_[k] = outC_[size_t((*m_)[k])] * area;
         for (int32_t e = childStart_[k]; e < childStart_[k + 1]; ++e) {
             const size_t q = size_t(childSlot_[size_t(e)]);
-            dp1_[k] += dp0_[q];
-            dp0_[k] += std::min(dp1_[q], dp0_[q]);
+            // Saturating: a child below several parents counts once per path.
+            dp1_[k] = satAdd(dp1_[k], dp0_[q]);
+            dp0_[k] = satAdd(dp0_[k], std::min(dp1_[q], dp0_[q]));
         }
     }
     phi_.assign(n, 0);

@@ -163,7 +163,7 @@ class TestCliExport : public QObject {
         const test::CliRun w = test::runCli(
             {"export", "l2net", "--format", "stream", "-o", dir.filePath("no/such/dir/x.yaml")});
         QCOMPARE(w.code, 1);
-        QVERIFY_CONTAINS(w.err, "cannot write file");
+        QVERIFY_CONTAINS(w.err, "cannot create a file in its directory");
     }
 
     void usageErrors() {
