@@ -40,6 +40,7 @@ class Evaluator : public QObject {
         std::shared_ptr<const Metrics> metrics;
         double milliseconds = 0;
         int recomputedGroups = 0;
+        std::shared_ptr<const std::vector<FittingTile>> fittingTiles;
         QString error;
     };
 
