@@ -9,6 +9,7 @@
 #include "io/project_yaml.h"
 #include "layers/layer_list.h"
 #include "models/evaluate.h"
+#include "panels/status_panel.h"
 #include "studio_window.h"
 #include "test_support.h"
 
@@ -99,8 +100,12 @@ class TestMainWindow : public QObject {
         fuse->trigger();
         QCOMPARE(t.w.document()->undoStack()->count(), 0);
         QCOMPARE(t.w.document()->schedule().groups.size(), size_t(3));
-        const QString shown = t.w.statusBar()->currentMessage();
+        const QString shown = t.w.findChild<StatusPanel*>()->shownText();
         QVERIFY2(shown.contains(QLatin1String("not connected")), qPrintable(shown));
+        // The group was never made: the reason names the layers, not a group name.
+        QVERIFY2(shown.contains(QLatin1String("conv1, conv3")) && !shown.contains("g0") &&
+                     !shown.contains("g1"),
+                 qPrintable(shown));
     }
 
     void splitMergeAndUngroupActions() {

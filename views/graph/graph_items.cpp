@@ -128,12 +128,32 @@ void EdgeItem::setRoute(const QPainterPath& path, std::optional<QPointF> arrowTi
     recompute();
 }
 
-void EdgeItem::setLabel(const QString& label) {
-    if (label == label_) return;
+void EdgeItem::setLabel(const QString& label, const std::vector<QRectF>& avoid) {
+    if (label == label_ && avoid == avoid_) return;
     prepareGeometryChange();
     label_ = label;
+    avoid_ = avoid;
     recompute();
 }
+
+QRectF EdgeItem::labelRect() const {
+    if (label_.isEmpty()) return {};
+    const QFontMetricsF fm(style_->edgeFont);
+    return QRectF(labelPos_ - QPointF(0, fm.ascent()),
+                  QSizeF(fm.horizontalAdvance(label_) + 2, fm.height()));
+}
+
+namespace {
+
+// Whether a label box straddles the border of a group frame (it may sit inside or outside).
+bool crossesBorder(const QRectF& box, const std::vector<QRectF>& frames) {
+    for (const QRectF& f : frames)
+        if (box.intersects(f.adjusted(-2, -2, 2, 2)) && !f.adjusted(2, 2, -2, -2).contains(box))
+            return true;
+    return false;
+}
+
+} // namespace
 
 void EdgeItem::recompute() {
     // The tensor size sits just below its producer, clear of cluster captions further down.
@@ -143,7 +163,26 @@ void EdgeItem::recompute() {
         const QFontMetricsF fm(style_->edgeFont);
         const double length = path_.length();
         const double at = length > 0 ? std::min(0.5, (fm.ascent() + 3) / length) : 0.0;
-        labelPos_ = path_.pointAtPercent(path_.percentAtLength(at * length)) + QPointF(5, 0);
+        auto place = [&](double distance, double dx) {
+            return path_.pointAtPercent(path_.percentAtLength(distance)) + QPointF(dx, 0);
+        };
+        labelPos_ = place(at * length, 5);
+        // Slide down the edge (right of it, else left) until the label crosses no group
+        // frame: a size drawn over a cluster border cannot be read.
+        const double w = fm.horizontalAdvance(label_) + 2;
+        auto boxAt = [&](QPointF p) {
+            return QRectF(p - QPointF(0, fm.ascent()), QSizeF(w, fm.height()));
+        };
+        if (!label_.isEmpty() && !avoid_.empty() && crossesBorder(boxAt(labelPos_), avoid_)) {
+            bool found = false;
+            for (double d = at * length; !found && d <= 0.75 * length; d += 3)
+                for (double dx : {5.0, -w - 5.0})
+                    if (const QPointF p = place(d, dx); !crossesBorder(boxAt(p), avoid_)) {
+                        labelPos_ = p;
+                        found = true;
+                        break;
+                    }
+        }
     }
     bounds_ = path_.boundingRect() | arrow_.boundingRect();
     if (!label_.isEmpty()) {
