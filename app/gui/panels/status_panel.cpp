@@ -31,7 +31,8 @@ StatusPanel::StatusPanel(Studio* studio, QStatusBar* bar)
     messageTimer_->setSingleShot(true);
     connect(messageTimer_, &QTimer::timeout, this, [this] { showMessage({}, 0); });
     connect(studio, &Studio::statusMessage, this, &StatusPanel::showMessage);
-    connect(bar_, &QStatusBar::messageChanged, this, [this](const QString& m) {
+    // `m` by value: a reference would be the bar's own text, which clearMessage() empties.
+    connect(bar_, &QStatusBar::messageChanged, this, [this](QString m) {
         if (m.isEmpty()) return;
         bar_->clearMessage();
         showMessage(m, 0);
