@@ -12,6 +12,7 @@
 #include "models/evaluate.h"
 #include "qt_text.h"
 #include "search/search_task.h"
+#include "search/trade_off_dialog.h"
 #include "studio/studio.h"
 #include "studio_window.h"
 #include "test_support.h"
@@ -22,6 +23,7 @@
 #include <QMainWindow>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -29,6 +31,12 @@
 using namespace lf;
 
 namespace {
+
+// Checks inside a callback that returns a value (QVERIFY returns void).
+#define EXPECT_TRUE(cond)                                                                          \
+    do {                                                                                           \
+        if (!(cond)) QTest::qFail(#cond, __FILE__, __LINE__);                                      \
+    } while (false)
 
 // A studio with no window: errors collected, "save changes?" answered Discard.
 struct Bare {
@@ -75,10 +83,30 @@ class TestControllers : public QObject {
         settings.objective = AutoFuseObjective::dram;
         settings.strategy = Strategy::recompute;
         QSignalSpy applied(&automation, &AutomationController::scheduleApplied);
+        // The trade-off is shown before anything is applied: discarding keeps the schedule.
+        int asked = 0;
+        automation.confirmTradeOff = [&](const Metrics& was, const Metrics& would,
+                                         const QString& objective) {
+            ++asked;
+            // The figures the dialog shows are the open schedule's and the result's.
+            EXPECT_TRUE(was.totals.dram_accesses == dramBefore);
+            EXPECT_TRUE(would.totals.dram_accesses < dramBefore);
+            EXPECT_TRUE(objective == objectiveTitle(AutoFuseObjective::dram));
+            TradeOffDialog dialog(was, would, objective);
+            EXPECT_TRUE(dialog.table()->rowCount() == 8);
+            EXPECT_TRUE(!dialog.worse().contains(QStringLiteral("DRAM accesses")));
+            return asked > 1;
+        };
+        QVERIFY(automation.autoFuse(settings));
+        QVERIFY(automation.task()->waitForFinished(60000));
+        QTRY_COMPARE(asked, 1);
+        QVERIFY(b.doc()->schedule() == before);
+        QCOMPARE(applied.count(), 0);
         QVERIFY(test::editAndWait(&b.studio, [&] {
             QVERIFY(automation.autoFuse(settings));
             QVERIFY(automation.task()->waitForFinished(60000));
         }));
+        QCOMPARE(asked, 2);
         QCOMPARE(applied.count(), 1);
         QVERIFY(fusedGroups(b.doc()->schedule()) > 0);
         QVERIFY(b.studio.state().metrics->totals.dram_accesses < dramBefore);
