@@ -50,7 +50,8 @@ std::string orderReason(const Network& net, const Schedule& after, LayerId id) {
     const FusionGroup* g = gi >= 0 ? &after.groups[size_t(gi)] : nullptr;
     const bool fusedGroup = g && g->layers.size() > 1;
     if (fusedGroup && g->strategy == Strategy::optimus)
-        return "Its group runs under optimus: the cost follows Optimus Eq. 3 and Eq. 4, in which "
+        return "Its group runs under optimus: the cost follows Optimus Eq. 3 and Optimus Eq. 4, in "
+               "which "
                "no layer's loop order appears.";
     if (fusedGroup && g->strategy == Strategy::reuse)
         return "Its group runs under reuse: HWFF Eq. 1-3 fix the order (output reuse, partial "
@@ -77,9 +78,9 @@ std::string tileReason(const Schedule& after, LayerId id) {
     if (g.strategy == Strategy::optimus)
         return g.out_tile ? "Its group runs under optimus with a fixed output tile: the layers' "
                             "tiles follow from it (Optimus §5.2), not from their own settings."
-                          : "Its group runs under optimus: the output tile is chosen by Optimus "
-                            "Eq. 4 and the layers' tiles follow from it, not from their own "
-                            "settings.";
+                          : "Its group runs under optimus: the output tile is chosen by "
+                            "Optimus Eq. 4 and the layers' tiles follow from it, not from their "
+                            "own settings.";
     if (g.strategy == Strategy::reuse && (g.out_tile || id != g.layers.back()))
         return "Its group runs under reuse: only the group's output tile counts (HWFF Eq. 4 "
                "traces it back), and each layer keeps whole channels (HWFF Eq. 5).";
