@@ -194,11 +194,13 @@ void TilePyramidView::refresh() {
     // The pyramid keeps a pointer to its network: give it a copy that lives as long as it.
     pyramidNetwork_ = state_.network;
     pyramid_ = tilePyramid(pyramidNetwork_, state_.hardware, state_.schedule, group);
-    title_->setText(tr("Group %1 (%2) — %3 output tiles of %4×%5, %6 maps")
+    // h × w, as the group inspector and the metrics give the output tile (the maps below are
+    // drawn and labelled width × height).
+    title_->setText(tr("Group %1 (%2) — %3 output tiles of %4 × %5 (h × w), %6 maps")
                         .arg(qs(g->name), QString::fromLatin1(toString(g->strategy)))
                         .arg(pyramid_.steps())
-                        .arg(pyramid_.tile_w)
                         .arg(pyramid_.tile_h)
+                        .arg(pyramid_.tile_w)
                         .arg(pyramid_.levels.size()));
     rebuildScene();
     {
