@@ -190,10 +190,12 @@ class TestGraphLayout : public QObject {
         GraphScene scene;
         QVERIFY(scene.setState(st).error.isEmpty());
         QVERIFY(!scene.groupItems().empty());
-        std::vector<QRectF> frames;
-        for (const GroupItem* g : scene.groupItems())
-            frames.push_back(g->mapRectToScene(g->boundingRect().adjusted(2, 2, -2, -2)));
-        int labels = 0, crossing = 0;
+        std::vector<QRectF> frames, captions;
+        for (const GroupItem* g : scene.groupItems()) {
+            frames.push_back(g->mapRectToScene(g->rect()));
+            captions.push_back(g->mapRectToScene(g->headerRect()));
+        }
+        int labels = 0, crossing = 0, onCaption = 0;
         for (const EdgeItem* e : scene.edges()) {
             if (e->label().isEmpty()) continue;
             ++labels;
@@ -204,9 +206,15 @@ class TestGraphLayout : public QObject {
                     ++crossing;
                     break;
                 }
+            for (const QRectF& c : captions)
+                if (box.intersects(c)) {
+                    ++onCaption;
+                    break;
+                }
         }
         QVERIFY(labels > 20);
         QCOMPARE(crossing, 0);
+        QCOMPARE(onCaption, 0); // nor over a group's name and fill bar
     }
 
     void groupChangesUpdateItemsInPlace() {

@@ -128,11 +128,13 @@ void EdgeItem::setRoute(const QPainterPath& path, std::optional<QPointF> arrowTi
     recompute();
 }
 
-void EdgeItem::setLabel(const QString& label, const std::vector<QRectF>& avoid) {
-    if (label == label_ && avoid == avoid_) return;
+void EdgeItem::setLabel(const QString& label, const std::vector<QRectF>& avoid,
+                        const std::vector<QRectF>& keepOut) {
+    if (label == label_ && avoid == avoid_ && keepOut == keepOut_) return;
     prepareGeometryChange();
     label_ = label;
     avoid_ = avoid;
+    keepOut_ = keepOut;
     recompute();
 }
 
@@ -173,11 +175,16 @@ void EdgeItem::recompute() {
         auto boxAt = [&](QPointF p) {
             return QRectF(p - QPointF(0, fm.ascent()), QSizeF(w, fm.height()));
         };
-        if (!label_.isEmpty() && !avoid_.empty() && crossesBorder(boxAt(labelPos_), avoid_)) {
+        auto bad = [&](const QRectF& box) {
+            return crossesBorder(box, avoid_) ||
+                   std::any_of(keepOut_.begin(), keepOut_.end(),
+                               [&](const QRectF& k) { return box.intersects(k); });
+        };
+        if (!label_.isEmpty() && bad(boxAt(labelPos_))) {
             bool found = false;
             for (double d = at * length; !found && d <= 0.75 * length; d += 3)
                 for (double dx : {5.0, -w - 5.0})
-                    if (const QPointF p = place(d, dx); !crossesBorder(boxAt(p), avoid_)) {
+                    if (const QPointF p = place(d, dx); !bad(boxAt(p))) {
                         labelPos_ = p;
                         found = true;
                         break;
@@ -247,6 +254,10 @@ void GroupItem::setRect(const QRectF& rect, double headerHeight) {
     prepareGeometryChange();
     rect_ = rect;
     header_ = headerHeight;
+}
+
+QRectF GroupItem::headerRect() const {
+    return QRectF(rect_.left(), rect_.top(), rect_.width(), header_ + 6);
 }
 
 bool GroupItem::inHeader(const QPointF& pos) const {

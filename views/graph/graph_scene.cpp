@@ -305,14 +305,16 @@ void GraphScene::labelEdges() {
         EdgeItem*& best = labelled[size_t(e->tail())];
         if (!best || e->labelAnchor().x() < best->labelAnchor().x()) best = e;
     }
-    std::vector<QRectF> frames;
-    for (const GroupItem* g : groupItems())
-        frames.push_back(g->mapRectToScene(g->boundingRect().adjusted(2, 2, -2, -2)));
+    std::vector<QRectF> frames, captions;
+    for (const GroupItem* g : groupItems()) {
+        frames.push_back(g->mapRectToScene(g->rect()));
+        captions.push_back(g->mapRectToScene(g->headerRect()));
+    }
     for (EdgeItem* e : edges_)
         e->setLabel(labelled[size_t(e->tail())] == e
                         ? tensorBytesText(net, state_.hardware, e->tail())
                         : QString(),
-                    frames);
+                    frames, captions);
 }
 
 void GraphScene::setHighlightedGroups(const std::vector<int>& groups) {

@@ -2,6 +2,7 @@
 
 #include "metrics/units.h"
 #include "qt_text.h"
+#include "search/objective.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>
@@ -34,7 +35,6 @@ TradeOffDialog::TradeOffDialog(const Metrics& before, const Metrics& after,
     };
     const Totals &x = before.totals, &y = after.totals;
     auto count = [](double n) { return humanCount(n); };
-    auto edp = [](const Totals& t) { return t.energy.total() * t.latency_s; };
     const std::vector<Row> rows = {
         {tr("DRAM accesses"), double(x.dram_accesses), double(y.dram_accesses), count},
         {tr("DRAM bytes"), double(x.dram_bytes), double(y.dram_bytes),
@@ -45,8 +45,9 @@ TradeOffDialog::TradeOffDialog(const Metrics& before, const Metrics& after,
          [](double n) { return humanBytes(n); }},
         {tr("Latency"), x.latency_s, y.latency_s, [](double s) { return humanTime(s); }},
         {tr("Energy"), x.energy.total(), y.energy.total(), [](double e) { return humanEnergy(e); }},
-        {tr("Energy × delay"), edp(x), edp(y),
-         [](double v) { return fixedText(v * 1e-9, 3) + " µJ·s"; }},
+        {tr("Energy × delay"), objectiveValue(before, Objective::edp),
+         objectiveValue(after, Objective::edp),
+         [](double v) { return humanCount(v) + " pJ·cycles"; }},
     };
     table_ = new QTableWidget(int(rows.size()), 4, this);
     table_->setObjectName(QStringLiteral("tradeOff"));
