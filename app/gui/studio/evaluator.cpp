@@ -60,11 +60,15 @@ void Evaluator::startNext() {
             // evaluation time: the metrics are complete without it).
             auto fits = std::make_shared<std::vector<FittingTile>>();
             try {
-                for (size_t g = 0; g < r.metrics->groups.size(); ++g)
-                    if (!r.metrics->groups[g].fits)
-                        if (auto f = nearestFittingTile(job.state.network, job.state.hardware,
-                                                        job.state.schedule, int(g), options))
-                            fits->push_back(std::move(*f));
+                // The first kMaxFittingSearches groups over capacity: the metrics wait.
+                int searched = 0;
+                for (size_t g = 0; g < r.metrics->groups.size(); ++g) {
+                    if (r.metrics->groups[g].fits) continue;
+                    if (++searched > kMaxFittingSearches) break;
+                    if (auto f = nearestFittingTile(job.state.network, job.state.hardware,
+                                                    job.state.schedule, int(g), options))
+                        fits->push_back(std::move(*f));
+                }
             } catch (const std::exception&) {
                 fits->clear(); // no offer; the metrics stand
             }
