@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace lf::graph {
 
@@ -175,21 +176,24 @@ void EdgeItem::recompute() {
         auto boxAt = [&](QPointF p) {
             return QRectF(p - QPointF(0, fm.ascent()), QSizeF(w, fm.height()));
         };
-        auto bad = [&](const QRectF& box) {
-            return crossesBorder(box, avoid_) ||
-                   std::any_of(keepOut_.begin(), keepOut_.end(),
+        auto onCaption = [&](const QRectF& box) {
+            return std::any_of(keepOut_.begin(), keepOut_.end(),
                                [&](const QRectF& k) { return box.intersects(k); });
         };
-        if (!label_.isEmpty() && bad(boxAt(labelPos_))) {
-            bool found = false;
-            for (double d = at * length; !found && d <= 0.75 * length; d += 3)
+        // First clear of borders and captions, else at least of borders.
+        auto slide = [&](const std::function<bool(const QRectF&)>& bad) {
+            for (double d = at * length; d <= 0.95 * length; d += 3)
                 for (double dx : {5.0, -w - 5.0})
                     if (const QPointF p = place(d, dx); !bad(boxAt(p))) {
                         labelPos_ = p;
-                        found = true;
-                        break;
+                        return true;
                     }
-        }
+            return false;
+        };
+        if (!label_.isEmpty() &&
+            (crossesBorder(boxAt(labelPos_), avoid_) || onCaption(boxAt(labelPos_))))
+            slide([&](const QRectF& b) { return crossesBorder(b, avoid_) || onCaption(b); }) ||
+                slide([&](const QRectF& b) { return crossesBorder(b, avoid_); });
     }
     bounds_ = path_.boundingRect() | arrow_.boundingRect();
     if (!label_.isEmpty()) {
