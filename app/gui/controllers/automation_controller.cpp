@@ -11,6 +11,7 @@
 #include "search/tso_slicing_view.h"
 
 #include <QAction>
+#include <QTimer>
 
 #include <algorithm>
 
@@ -232,12 +233,16 @@ bool AutomationController::autoFuse(const AutoFuseSettings& settings) {
                     .arg(r.seconds * 1000.0, 0, 'f', 2)
                     .arg(r.groups_evaluated);
             const QString objective = objectiveTitle(settings.objective);
-            return [this, searched, s, text, message, before, after, objective]() mutable {
-                if (!acceptTradeOff(before, after, objective)) {
-                    say(tr("Auto-fuse result discarded; the schedule is unchanged."));
-                    return;
-                }
-                if (applySearched(searched, std::move(s), text)) say(message, 20000);
+            return [this, searched, s, text, message, before, after, objective]() {
+                // Asked once the search and its progress dialog are done (a question under a
+                // progress dialog could not be answered).
+                QTimer::singleShot(0, this, [=, this]() mutable {
+                    if (!acceptTradeOff(before, after, objective)) {
+                        say(tr("Auto-fuse result discarded; the schedule is unchanged."));
+                        return;
+                    }
+                    if (applySearched(searched, std::move(s), text)) say(message, 20000);
+                });
             };
         });
     if (started) attachProgressDialog(task_, studio_->window());
