@@ -19,9 +19,15 @@
 // front equals the brute-force front of that space. Layer kinds the models treat alike
 // (pool, element-wise, fc) are searched the same way.
 //
-// Segments are searched on worker threads (std::thread, `threads` of them); results are
-// stored by segment index and combined in a fixed order, so the front does not depend on
-// the number of threads.
+// Parallel all the way (search/work_pool.h): segments are searched on `threads` threads,
+// each segment's stages split over the threads that are free, and every combination step
+// is cut into runs costed in parallel (search/front_combine.h). Every parallel part keeps
+// what one thread would keep — results are stored by index and merged in a fixed order —
+// so the front and every point's schedule do not depend on the number of threads.
+//
+// Segments whose layers have equal dims (DMCNN-VD's eighteen 64→64 convolutions) have the
+// same front under the recompute strategy — the segment search reads nothing else of the
+// network — so each such class is searched once and its front shared.
 #pragma once
 
 #include "hardware/hardware.h"
@@ -43,8 +49,9 @@ struct ExploreOptions {
     bool allow_recompute = true;
     Strategy strategy = Strategy::recompute;
     bool try_resident_weights = true;
-    int64_t max_buffer_bytes = 0; // > 0: only schedules whose buffer fits (branch and bound)
-    int threads = 0;              // 0: all hardware threads
+    int64_t max_buffer_bytes = 0;     // > 0: only schedules whose buffer fits (branch and bound)
+    int threads = 0;                  // 0: all hardware threads
+    bool share_equal_segments = true; // search segments with equal layer dims once
 };
 
 // One point of the network front. Counts as evaluate() reports them.
@@ -52,7 +59,7 @@ struct ExplorePoint {
     int64_t dram_accesses = 0;
     int64_t buffer_bytes = 0;
     int64_t macs = 0;
-    int32_t node = -1; // rebuild information (ExploreResult::schedule)
+    int32_t node = -1; // rebuild information (ExploreResult::schedule): a link
 };
 
 struct ExploreResult {
@@ -60,7 +67,8 @@ struct ExploreResult {
     int64_t evaluations = 0;         // closed-form layer evaluations (and model calls)
     int64_t combinations = 0;        // pairs of partial schedules costed while combining
                                      // (those a cheaper pair cannot beat are skipped)
-    int64_t segments = 0;            // segments searched
+    int64_t segments = 0;            // segments of the network
+    int64_t segments_searched = 0;   // of them, searched (the others share an equal one's front)
     double seconds = 0;
     bool cancelled = false;
 
@@ -70,12 +78,19 @@ struct ExploreResult {
     // The (segment layers, segment point) pairs that make up point `k`.
     std::vector<std::pair<const std::vector<LayerId>*, const SegmentPoint*>> parts(size_t k) const;
 
+    // Rebuild information: a front point is a chain of links (one per sequence), each link
+    // the head of a chain of nodes (one per segment of that sequence).
     struct Node {
         int32_t prev = -1;
         uint32_t segment = 0, point = 0;
     };
-    std::vector<SegmentFront> segment_fronts;
+    struct Link {
+        int32_t prev = -1, chain = -1;
+    };
+    std::vector<std::vector<LayerId>> segment_layers;                // per segment
+    std::vector<std::shared_ptr<const SegmentFront>> segment_fronts; // per segment (shared)
     std::vector<Node> nodes;
+    std::vector<Link> links;
     Strategy strategy = Strategy::recompute;
 };
 

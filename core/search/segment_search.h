@@ -27,12 +27,20 @@
 
 namespace lf {
 
+class WorkPool;
+namespace segment {
+class OptionCache;
+}
+
 struct SegmentSearchOptions {
     TileSet tiles = TileSet::divisors;
     LevelSpace levels = LevelSpace::sound;
     bool allow_recompute = true;      // false: drop schedules that recompute any MAC
     bool try_resident_weights = true; // also search the variant with all weights on chip
     int64_t max_buffer_bits = 0;      // > 0: branch and bound on the buffer (MODELS.md §10)
+    bool branch_and_bound = true;     // drop partial schedules a known one beats (same front)
+    WorkPool* pool = nullptr;         // splits the search's stages over these threads
+    segment::OptionCache* options = nullptr; // producer options shared between searches
 };
 
 // One Pareto point of a segment, with the schedules that rebuild it. Counts are those

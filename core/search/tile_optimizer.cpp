@@ -4,9 +4,9 @@
 #include "models/evaluate_detail.h"
 #include "models/tso_latency.h"
 #include "network/dims.h"
-#include "search/layer_space.h"
 #include "search/pareto.h"
 #include "search/segment_search.h"
+#include "search/tile_enumerator.h"
 #include "util/checked.h"
 
 #include <algorithm>
@@ -138,8 +138,7 @@ LayerTileResult optimizeLayerTiles(const Network& net, const Hardware& hw, Layer
     int64_t bestBits = INT64_MAX, smallestBits = INT64_MAX;
     LayerSchedule smallest;
     auto consider = [&](size_t si, const TileValue& z, const TileValue& y, const TileValue& x,
-                        const TileValue& i) {
-        const CfLayerCost c = fl.eval(list[si], z, y, x, i);
+                        const TileValue& i, const CfLayerCost& c) {
         const std::array<int64_t, 4> T{z.t, y.t, x.t, i.t};
         const auto f = coster.figures(c, T, full);
         if (f.buffer_bits > capBits) {

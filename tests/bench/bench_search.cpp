@@ -10,9 +10,9 @@
 //  - TSO slicing of ResNet-50 on the NMP preset.
 #include "examples/bundled.h"
 #include "network/dims.h"
-#include "search/layer_space.h"
 #include "search/optimus_fuser.h"
 #include "search/pareto.h"
+#include "search/tile_enumerator.h"
 #include "search/tso_search.h"
 
 #include <benchmark/benchmark.h>
@@ -163,8 +163,7 @@ void BM_LayerEvaluations(benchmark::State& st) {
     for (auto _ : st) {
         en.run(list, INT64_MAX, nullptr, evals,
                [&](size_t si, const TileValue& z, const TileValue& y, const TileValue& x,
-                   const TileValue& i) {
-                   const CfLayerCost c = fl.eval(list[si], z, y, x, i);
+                   const TileValue& i, const CfLayerCost& c) {
                    sink += c.acc_x + c.acc_w;
                    return c.buf_x;
                });

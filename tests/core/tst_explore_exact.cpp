@@ -1,0 +1,103 @@
+// The parallel, batched exploration (search/pareto.h) equals the exploration as it was before
+// (tests/support/reference_explore.h: one thread, an archive per demand, every pair formed):
+// the same front and, of equal points, the same schedules — on DMCNN-VD at full HD with
+// segments of up to two layers and on L3Net 4K at the default depth; the results do not
+// depend on the number of threads nor on sharing the search of equal segments.
+#include "reference_explore.h"
+#include "test_support.h"
+
+#include "search/pareto.h"
+
+#include <QtTest>
+
+using namespace lf;
+
+namespace {
+
+bool samePoints(const std::vector<test::ReferencePoint>& a,
+                const std::vector<test::ReferencePoint>& b, QString& why) {
+    if (a.size() != b.size()) {
+        why = QString("%1 points against %2").arg(a.size()).arg(b.size());
+        return false;
+    }
+    for (size_t k = 0; k < a.size(); ++k) {
+        if (a[k].cost != b[k].cost) {
+            why = QString("point %1 costs differ").arg(k);
+            return false;
+        }
+        if (a[k].parts.size() != b[k].parts.size()) {
+            why = QString("point %1: %2 segments against %3")
+                      .arg(k)
+                      .arg(a[k].parts.size())
+                      .arg(b[k].parts.size());
+            return false;
+        }
+        for (size_t p = 0; p < a[k].parts.size(); ++p) {
+            const auto &x = a[k].parts[p], &y = b[k].parts[p];
+            if (x.layers != y.layers || x.schedules != y.schedules || x.resident != y.resident) {
+                why = QString("point %1, segment %2: another schedule").arg(k).arg(p);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+class TstExploreExact : public QObject {
+    Q_OBJECT
+  private slots:
+    void dmcnnVdUpToDepthTwoEqualsTheReference() {
+        const Network net = test::bundledNetwork("dmcnn-vd");
+        const Hardware hw = test::bundledHardware("hwff-config-1");
+        for (int depth : {1, 2}) {
+            ExploreOptions opt;
+            opt.max_depth = depth;
+            opt.threads = 2;
+            const ExploreResult r = explore(net, hw, opt);
+            QVERIFY(r.segments_searched < r.segments); // equal segments were shared
+            QString why;
+            QVERIFY2(
+                samePoints(test::referencePointsOf(r), test::referenceExplore(net, hw, opt), why),
+                qPrintable(QString("depth %1: %2").arg(depth).arg(why)));
+            QVERIFY(r.front.size() > 100);
+        }
+    }
+
+    void l3net4kEqualsTheReference() {
+        const Network net = test::bundledNetwork("l3net-4k");
+        const Hardware hw = test::bundledHardware("hwff-config-1");
+        ExploreOptions opt; // depth 3, divisor tiles
+        opt.threads = 2;
+        const ExploreResult r = explore(net, hw, opt);
+        QString why;
+        QVERIFY2(samePoints(test::referencePointsOf(r), test::referenceExplore(net, hw, opt), why),
+                 qPrintable(why));
+        QVERIFY(r.front.size() > 10);
+    }
+
+    void sameResultForAnyThreadCountAndWithoutSharing() {
+        const Hardware hw = test::bundledHardware("hwff-config-1");
+        for (const char* name : {"resnet18", "l3net", "vgg16"}) {
+            const Network net = test::bundledNetwork(name);
+            ExploreOptions opt;
+            opt.max_depth = 2;
+            opt.threads = 1;
+            const auto one = test::referencePointsOf(explore(net, hw, opt));
+            for (int threads : {2, 3, 5}) {
+                opt.threads = threads;
+                QString why;
+                QVERIFY2(samePoints(test::referencePointsOf(explore(net, hw, opt)), one, why),
+                         qPrintable(QString("%1, %2 threads: %3").arg(name).arg(threads).arg(why)));
+            }
+            opt.share_equal_segments = false;
+            QString why;
+            QVERIFY2(samePoints(test::referencePointsOf(explore(net, hw, opt)), one, why),
+                     qPrintable(QString("%1 without sharing: %2").arg(name).arg(why)));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TstExploreExact)
+#include "tst_explore_exact.moc"
