@@ -6,7 +6,10 @@
 #include "reference_explore.h"
 #include "test_support.h"
 
+#include "network/dag.h"
 #include "search/pareto.h"
+#include "search/segment_search.h"
+#include "search/work_pool.h"
 
 #include <QtTest>
 
@@ -75,6 +78,44 @@ class TstExploreExact : public QObject {
         QVERIFY2(samePoints(test::referencePointsOf(r), test::referenceExplore(net, hw, opt), why),
                  qPrintable(why));
         QVERIFY(r.front.size() > 10);
+    }
+
+    // The branch and bound of a segment's search (segment_stages.h) keeps its front and the
+    // schedules of its points: segments of three and four layers of several networks (grouped
+    // and depthwise convolutions, pooling, strides) against the search without it.
+    void branchAndBoundKeepsEverySegmentFront() {
+        const Hardware hw = test::bundledHardware("hwff-config-1");
+        WorkPool pool(3);
+        int compared = 0;
+        for (const char* name : {"vgg16", "mobilenetv2", "l3net", "squeezenet1.1", "alexnet"}) {
+            const Network net = test::bundledNetwork(name);
+            for (const auto& seq : sequences(net)) {
+                if (seq.size() < 3) continue;
+                for (size_t len : {3, 4}) {
+                    if (seq.size() < len) continue;
+                    const std::vector<LayerId> chain(seq.begin(),
+                                                     seq.begin() + std::ptrdiff_t(len));
+                    SegmentSearchOptions plain;
+                    plain.branch_and_bound = false;
+                    SegmentSearchOptions bb;
+                    bb.pool = &pool;
+                    const SegmentFront a = searchSegment(net, hw, chain, plain);
+                    const SegmentFront b = searchSegment(net, hw, chain, bb);
+                    QCOMPARE(b.points.size(), a.points.size());
+                    for (size_t k = 0; k < a.points.size(); ++k) {
+                        const SegmentPoint &x = a.points[k], &y = b.points[k];
+                        QVERIFY2(x.dram == y.dram && x.buffer_bits == y.buffer_bits &&
+                                     x.macs == y.macs && x.layers == y.layers &&
+                                     x.weights_resident == y.weights_resident,
+                                 qPrintable(
+                                     QString("%1, %2 layers, point %3").arg(name).arg(len).arg(k)));
+                    }
+                    ++compared;
+                }
+                break; // the first long sequence of each network
+            }
+        }
+        QVERIFY(compared >= 6);
     }
 
     void sameResultForAnyThreadCountAndWithoutSharing() {
