@@ -98,7 +98,8 @@ Runner addExploreCommand(CLI::App& app) {
         std::string network, hardware{kDefaultHardware}, tiles{"divisors"}, csv, saveDir,
             strategy{"recompute"}, levels{"sound"};
         int depth = 3, threads = 0;
-        int64_t maxBuffer = 0, maxPoints = 0;
+        int64_t maxBuffer = 0, maxPoints = 0, maxKept = ExploreOptions{}.max_kept_points;
+        double timeLimit = 0;
         bool noRecompute = false, noResident = false;
         OnnxCliOptions onnx;
     };
@@ -135,6 +136,15 @@ Runner addExploreCommand(CLI::App& app) {
         ->check(CLI::NonNegativeNumber);
     sub->add_option("--threads", o->threads, "Worker threads (0: all cores)")
         ->check(CLI::NonNegativeNumber);
+    sub->add_option("--max-kept-points", o->maxKept,
+                    "Bound on the points the combination steps keep in all; steps over their "
+                    "share are epsilon-thinned and the result says so (0: no bound)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    sub->add_option("--time-limit", o->timeLimit,
+                    "Seconds after which longer segments are skipped and every later step "
+                    "thinned (0: none)")
+        ->check(CLI::NonNegativeNumber);
     addOnnxOptions(sub, o->onnx);
     return [o]() {
         const auto t0 = std::chrono::steady_clock::now();
@@ -157,9 +167,13 @@ Runner addExploreCommand(CLI::App& app) {
         eo.strategy = *strategyFromString(o->strategy);
         eo.max_buffer_bytes = o->maxBuffer;
         eo.threads = o->threads;
+        eo.max_kept_points = o->maxKept;
+        eo.time_limit_s = o->timeLimit;
+        eo.distribution = distribution();
         SearchControl control;
-        control.progress = stderrProgress("exploring " + net->name());
+        if (writesResults()) control.progress = stderrProgress("exploring " + net->name());
         ExploreResult r = explore(*net, *hw, eo, control);
+        if (r.worker) return int(kOk); // its segments went to the root
         if (r.cancelled) {
             printError("exploration cancelled");
             return int(kBadInput);
@@ -199,6 +213,11 @@ Runner addExploreCommand(CLI::App& app) {
                   << " searched), " << r.evaluations << " layer evaluations, " << r.combinations
                   << " combinations; search " << seconds(searchSeconds) << ", output "
                   << seconds(since(t0) - searchSeconds) << ", total " << seconds(since(t0)) << "\n";
+        if (!r.limits.exact())
+            std::cerr << "bounded: " << r.limits.thinned_steps << " combination steps thinned ("
+                      << r.limits.dropped_points << " partial points dropped; every exact point "
+                      << "within a factor " << formatDouble(r.limits.factor) << "), "
+                      << r.limits.skipped_segments << " segments not searched\n";
         return int(kOk);
     };
 }

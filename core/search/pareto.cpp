@@ -3,8 +3,11 @@
 #include "models/evaluate.h"
 #include "network/dag.h"
 #include "network/dims.h"
+#include "search/distribution.h"
 #include "search/front_combine.h"
 #include "search/pareto_filter.h"
+#include "search/pareto_thin.h"
+#include "search/segment_front_io.h"
 #include "search/segment_stages.h"
 #include "search/work_pool.h"
 
@@ -14,6 +17,8 @@
 #include <exception>
 #include <map>
 #include <mutex>
+#include <numeric>
+#include <stdexcept>
 #include <thread>
 
 namespace lf {
@@ -36,6 +41,24 @@ std::vector<FrontCost> costsOf(const SegmentFront& f) {
     for (const SegmentPoint& q : f.points)
         out.push_back({q.dram, q.buffer_bits, q.macs});
     return out;
+}
+
+int64_t divisorCount(int64_t n) {
+    int64_t c = 0;
+    for (int64_t d = 1; d * d <= n; ++d)
+        if (n % d == 0) c += d * d == n ? 1 : 2;
+    return c;
+}
+
+// A segment's search time, roughly: its length times its layers' tile vectors (divisors).
+double segmentCostEstimate(const Network& net, const std::vector<LayerId>& layers) {
+    double tiles = 0;
+    for (LayerId id : layers) {
+        const LayerDims d = layerDims(net, id);
+        tiles += double(divisorCount(d.Dx) * divisorCount(d.Dy)) *
+                 double(divisorCount(d.Dz) * divisorCount(d.Di));
+    }
+    return tiles * double(layers.size());
 }
 
 // For each unit, the unit whose search serves it: the first one with equal layer dims.
@@ -176,10 +199,78 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
     std::vector<PartialFront> network(1);
     network[0].costs = {FrontCost{0, 0, 0}};
     network[0].refs = {-1};
+    // Bounds: the time limit, and each combination step's share of the points left to keep.
+    auto pastDeadline = [&] {
+        return opt.time_limit_s > 0 &&
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >
+                   opt.time_limit_s;
+    };
+    int64_t steps = int64_t(seqs.size()), keptSoFar = 0; // combination steps to do; points kept
+    for (const auto& seq : seqs)
+        steps += int64_t(seq.size());
+    constexpr int64_t kSmallestShare = 500;
+    auto bound = [&](std::vector<CombinedPoint>& front) {
+        int64_t share = INT64_MAX;
+        if (opt.max_kept_points > 0)
+            share = std::max(kSmallestShare,
+                             (opt.max_kept_points - keptSoFar) / std::max<int64_t>(1, steps));
+        if (pastDeadline()) share = kSmallestShare;
+        --steps;
+        if (int64_t(front.size()) > share) {
+            std::vector<std::array<int64_t, 3>> costs;
+            costs.reserve(front.size());
+            for (const CombinedPoint& c : front)
+                costs.push_back({c.cost.acc, c.cost.bits, c.cost.macs});
+            const ThinnedFront t = thinCosts(costs, size_t(share), &pool);
+            std::vector<CombinedPoint> thinned;
+            thinned.reserve(t.kept.size());
+            for (size_t k : t.kept)
+                thinned.push_back(front[k]);
+            res.limits.thinned_steps += 1;
+            res.limits.dropped_points += int64_t(front.size() - thinned.size());
+            res.limits.factor *= 1 + t.epsilon;
+            front.swap(thinned);
+        }
+        keptSoFar += int64_t(front.size());
+    };
+    // Across processes: each searches its share of `order`, the root gathers the fronts.
+    Distribution* dist =
+        opt.distribution && opt.distribution->size() > 1 ? opt.distribution : nullptr;
+    std::vector<size_t> mine(order.size());
+    std::iota(mine.begin(), mine.end(), size_t(0));
+    if (dist) {
+        std::vector<double> cost;
+        for (size_t u : order)
+            cost.push_back(segmentCostEstimate(net, res.segment_layers[u]));
+        mine = assignedPieces(cost, dist->rank(), dist->size());
+    }
+    auto gatherFronts = [&] {
+        std::vector<std::pair<size_t, std::string>> made;
+        for (size_t k : mine) {
+            const auto& f = res.segment_fronts[order[k]];
+            made.emplace_back(k, encodeSegmentFront(f ? *f : SegmentFront{{}, {}, 0, true}));
+        }
+        const std::vector<std::string> all = dist->gather(order.size(), made);
+        if (dist->rank() != 0) return false;
+        for (size_t k = 0; k < order.size(); ++k) {
+            auto f = decodeSegmentFront(all[k]);
+            if (!f) throw std::runtime_error("a process sent a segment front that does not decode");
+            if (f->cancelled) stop = true;
+            res.segment_fronts[order[k]] = std::make_shared<SegmentFront>(std::move(*f));
+        }
+        return true;
+    };
     auto work = [&] {
-        parallelFor(&pool, order.size(), [&](size_t k) {
+        parallelFor(&pool, mine.size(), [&](size_t m) {
             if (stop) return;
-            const size_t u = order[k];
+            const size_t u = order[mine[m]];
+            if (units[u].length > 1 && pastDeadline()) {
+                auto f = std::make_shared<SegmentFront>();
+                f->skipped = true;
+                res.segment_fronts[u] = std::move(f);
+                ++searched;
+                return;
+            }
             auto f = std::make_shared<SegmentFront>(
                 opt.strategy == Strategy::recompute
                     ? searchSegment(net, hw, res.segment_layers[u], so, &stop)
@@ -189,6 +280,10 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
             res.segment_fronts[u] = std::move(f);
             ++searched;
         });
+        if (dist && !gatherFronts()) {
+            res.worker = true;
+            return;
+        }
         if (stop) return;
         for (size_t u = 0; u < units.size(); ++u)
             res.segment_fronts[u] = res.segment_fronts[rep[u]];
@@ -211,8 +306,9 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
                     from.push_back(i);
                 }
                 int64_t pairs = 0;
-                const auto kept = combineFronts(inputs, &pool, &pairs, &stop);
+                auto kept = combineFronts(inputs, &pool, &pairs, &stop);
                 combinations += pairs;
+                bound(kept);
                 for (const CombinedPoint& c : kept) {
                     const size_t i = from[c.input];
                     res.nodes.push_back({F[i].refs[c.a], uint32_t(unitOf[s][i][j - i - 1]), c.b});
@@ -222,9 +318,9 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
                 if (j > depth) F[j - depth] = {}; // no longer reachable from a later j
             }
             int64_t pairs = 0;
-            const auto kept =
-                combineFronts({{&network[0].costs, &F[n].costs}}, &pool, &pairs, &stop);
+            auto kept = combineFronts({{&network[0].costs, &F[n].costs}}, &pool, &pairs, &stop);
             combinations += pairs;
+            bound(kept);
             PartialFront next;
             for (const CombinedPoint& c : kept) {
                 res.links.push_back({network[0].refs[c.a], F[n].refs[c.b]});
@@ -244,11 +340,15 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
     });
     res.combinations = combinations.load();
     for (size_t u : order) // the searches made; the segments sharing a front made none
-        if (res.segment_fronts[u]) res.evaluations += res.segment_fronts[u]->evaluations;
+        if (const auto& f = res.segment_fronts[u]) {
+            res.evaluations += f->evaluations;
+            res.limits.skipped_segments += f->skipped ? 1 : 0;
+        }
     auto finish = [&] {
         res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return res;
     };
+    if (res.worker) return finish();
     if (stop || control.cancelled()) {
         res.cancelled = true;
         return finish();

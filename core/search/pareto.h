@@ -42,6 +42,8 @@
 
 namespace lf {
 
+class Distribution;
+
 struct ExploreOptions {
     int max_depth = 3; // longest fused segment, in layers (1 = no fusion)
     TileSet tiles = TileSet::divisors;
@@ -52,6 +54,29 @@ struct ExploreOptions {
     int64_t max_buffer_bytes = 0;     // > 0: only schedules whose buffer fits (branch and bound)
     int threads = 0;                  // 0: all hardware threads
     bool share_equal_segments = true; // search segments with equal layer dims once
+    // Bounds (docs/file-formats.md, "Bounded exploration"): the partial fronts of the
+    // combination steps keep at most this many points in all (0: no bound) — 12 bytes each
+    // stay for rebuilding schedules, and a step's time grows with its front. A step whose
+    // front would take more than its share of what is left is ε-thinned (search/pareto_thin.h)
+    // and ExploreResult::limits says by how much.
+    int64_t max_kept_points = 20'000'000;
+    // > 0: after this many seconds, segments of more than one layer are no longer searched and
+    // every later step is thinned to its smallest share.
+    double time_limit_s = 0;
+    // Several processes (layerfuse-mpi): the segment searches are spread over them by
+    // estimated cost, the root gathers the fronts and combines; the others return no front.
+    Distribution* distribution = nullptr;
+};
+
+// What the bounds left out of an exploration; all zero: the front is exact.
+struct ExploreLimits {
+    int64_t thinned_steps = 0;    // combination steps whose front was thinned
+    int64_t dropped_points = 0;   // partial points those steps dropped
+    double factor = 1;            // every point of the exact front (over the searched segments)
+                                  // has a reported point at most this factor above it in DRAM
+                                  // accesses, buffer and MACs: the product of the steps' 1 + ε
+    int64_t skipped_segments = 0; // segments of more than one layer not searched (time limit)
+    bool exact() const { return thinned_steps == 0 && skipped_segments == 0; }
 };
 
 // One point of the network front. Counts as evaluate() reports them.
@@ -71,6 +96,8 @@ struct ExploreResult {
     int64_t segments_searched = 0;   // of them, searched (the others share an equal one's front)
     double seconds = 0;
     bool cancelled = false;
+    bool worker = false; // a process of a distributed exploration other than the root: no front
+    ExploreLimits limits;
 
     // The schedule of front point `k`: the default schedule with every layer's schedule
     // and every fused group of the point (strategy as explored).

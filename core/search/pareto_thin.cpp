@@ -10,6 +10,15 @@
 namespace lf {
 
 ThinnedFront thinFront(const std::vector<ExplorePoint>& front, size_t maxPoints, WorkPool* pool) {
+    std::vector<std::array<int64_t, 3>> costs;
+    costs.reserve(front.size());
+    for (const ExplorePoint& p : front)
+        costs.push_back({p.dram_accesses, p.buffer_bytes, p.macs});
+    return thinCosts(costs, maxPoints, pool);
+}
+
+ThinnedFront thinCosts(const std::vector<std::array<int64_t, 3>>& front, size_t maxPoints,
+                       WorkPool* pool) {
     ThinnedFront out;
     const size_t n = front.size();
     if (n <= maxPoints) {
@@ -20,13 +29,9 @@ ThinnedFront thinFront(const std::vector<ExplorePoint>& front, size_t maxPoints,
     if (maxPoints == 0) return out;
     // Objectives in log space: q covers p within ε iff max_k (ln q_k − ln p_k) ≤ ln(1 + ε).
     std::vector<std::array<double, 3>> lg(n);
-    for (size_t k = 0; k < n; ++k) {
-        const ExplorePoint& p = front[k];
-        for (size_t j = 0; j < 3; ++j) {
-            const int64_t v = j == 0 ? p.dram_accesses : j == 1 ? p.buffer_bytes : p.macs;
-            lg[k][j] = std::log(double(std::max<int64_t>(1, v)));
-        }
-    }
+    for (size_t k = 0; k < n; ++k)
+        for (size_t j = 0; j < 3; ++j)
+            lg[k][j] = std::log(double(std::max<int64_t>(1, front[k][j])));
     std::vector<double> cover(n, std::numeric_limits<double>::infinity());
     std::vector<char> chosen(n, 0);
     const auto parts = splitRange(n, std::max<size_t>(1, partsFor(pool)));

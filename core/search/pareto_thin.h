@@ -12,7 +12,9 @@
 
 #include "search/pareto.h"
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace lf {
@@ -25,6 +27,9 @@ struct ThinnedFront {
 };
 
 ThinnedFront thinFront(const std::vector<ExplorePoint>& front, size_t maxPoints,
+                       WorkPool* pool = nullptr);
+// The same for any three costs (the exploration's partial fronts: accesses, buffer bits, MACs).
+ThinnedFront thinCosts(const std::vector<std::array<int64_t, 3>>& costs, size_t maxPoints,
                        WorkPool* pool = nullptr);
 
 // Keeps only the thinned points in `result.front` (their order unchanged); returns ε.
