@@ -10,6 +10,7 @@ packages=(
     libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libssl-dev
     libonnx-dev libprotobuf-dev protobuf-compiler
     libbenchmark-dev
+    libopenmpi-dev openmpi-bin
     python3-jsonschema python3-yaml
     locales
     fonts-dejavu-core

@@ -7,6 +7,10 @@
 #include <functional>
 #include <string>
 
+namespace lf {
+class Distribution;
+}
+
 namespace lf::cli {
 
 enum ExitCode { kOk = 0, kBadInput = 1, kUsage = 2 };
@@ -19,6 +23,16 @@ Runner addEvaluateCommand(CLI::App& app);
 Runner addOptimizeCommand(CLI::App& app);
 Runner addExploreCommand(CLI::App& app);
 Runner addExportCommand(CLI::App& app);
+Runner addSweepCommand(CLI::App& app);
+
+// Parses the arguments and runs the subcommand; returns the exit code.
+int runCli(int argc, char** argv, const std::string& program);
+
+// The processes a run is spread over (layerfuse-mpi); nullptr: this process alone. Only the
+// root (rank 0) writes results.
+void setDistribution(Distribution* d);
+Distribution* distribution();
+bool writesResults();
 
 // Progress of a long search on stderr ("label: 42% what"), or nothing when stderr is not
 // a terminal.

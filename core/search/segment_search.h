@@ -60,6 +60,7 @@ struct SegmentFront {
     std::vector<SegmentPoint> points; // Pareto-optimal, sorted by (dram, buffer, macs)
     int64_t evaluations = 0;          // closed-form layer evaluations performed
     bool cancelled = false;
+    bool skipped = false; // not searched (the exploration's time limit)
 };
 
 // The front of a chain of compute layers (each the only consumer of the previous one).

@@ -13,4 +13,14 @@ std::string formatDouble(double v) {
     return std::string(buf, res.ptr);
 }
 
+std::string csvField(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
 } // namespace lf

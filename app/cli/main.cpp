@@ -1,0 +1,6 @@
+// layerfuse-cli: LayerFuse's engine without a display (docs/INTERFACES.md).
+#include "commands.h"
+
+int main(int argc, char** argv) {
+    return lf::cli::runCli(argc, argv, "layerfuse-cli");
+}
