@@ -11,13 +11,15 @@ packages=(
     libonnx-dev libprotobuf-dev protobuf-compiler
     libbenchmark-dev
     libopenmpi-dev openmpi-bin
-    python3-jsonschema python3-yaml
+    python3-jsonschema python3-yaml python3-onnx
+    clang-format
     locales
     fonts-dejavu-core
 )
-# For looking at the real window under a virtual display (optional for tests).
+# For trying the real window under a virtual display (optional for tests): Xvfb, a window
+# manager, xdotool to click and type, ImageMagick's import for screenshots.
 if [[ "${1:-}" == "--with-screenshots" ]]; then
-    packages+=(xvfb xauth imagemagick)
+    packages+=(xvfb xauth imagemagick openbox xdotool)
 fi
 
 missing=()

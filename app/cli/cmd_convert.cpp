@@ -2,6 +2,7 @@
 #include "onnx_options.h"
 
 #include "io/network_yaml.h"
+#include "io/onnx_report.h"
 
 #include <fstream>
 #include <iostream>
@@ -14,19 +15,36 @@ Runner addConvertCommand(CLI::App& app) {
     auto in = std::make_shared<std::string>();
     auto out = std::make_shared<std::string>();
     auto onnx = std::make_shared<OnnxCliOptions>();
+    auto report = std::make_shared<bool>(false);
+    auto format = std::make_shared<std::string>("text");
     sub->add_option("IN", *in, "Input network: .net.yaml or .onnx file, or bundled name")
         ->required();
     sub->add_option("OUT", *out, "Output .net.yaml file ('-' for standard output)")->required();
     addOnnxOptions(sub, *onnx);
-    return [in, out, onnx]() {
-        auto net = resolveNetworkArg(*in, *onnx);
+    sub->add_flag("--report", *report,
+                  "ONNX models: list what became of every node (layers, folded operators, "
+                  "layout-only nodes, merged padding, constants, opaque nodes and why); on "
+                  "standard output, or on standard error when OUT is '-'");
+    sub->add_option("--format", *format, "Format of the --report: text or json")
+        ->check(CLI::IsMember({"text", "json"}));
+    return [in, out, onnx, report, format]() {
+        OnnxImportReport rep;
+        auto net = resolveNetworkArg(*in, *onnx, &rep);
+        auto printReport = [&](const Network* n) {
+            if (!*report || !isOnnxPath(*in)) return;
+            const std::string r =
+                *format == "json" ? onnxReportJson(rep, *in, n) : onnxReportText(rep, *in, n);
+            (*out == "-" || !n ? std::cerr : std::cout) << r;
+        };
         if (!net) {
+            printReport(nullptr);
             printError(net.error().toString());
             return int(kBadInput);
         }
         const std::string text = writeNetworkYaml(*net);
         if (*out == "-") {
             std::cout << text;
+            printReport(&*net);
             return int(kOk);
         }
         std::ofstream f(*out, std::ios::binary | std::ios::trunc);
@@ -34,6 +52,7 @@ Runner addConvertCommand(CLI::App& app) {
             printError(*out + ": cannot write file");
             return int(kBadInput);
         }
+        printReport(&*net);
         return int(kOk);
     };
 }

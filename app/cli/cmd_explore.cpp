@@ -1,11 +1,12 @@
-// `layerfuse-cli explore` — the Pareto front of a network (ConvFusion §V-A; docs/MODELS.md
-// §10, docs/INTERFACES.md): CSV of the front and, optionally, every point's schedule.
+// `layerfuse-cli explore` — the Pareto front of a network (ConvFusion §V-A;
+// docs/models/convfusion.md, docs/cli.md): CSV of the front and, optionally, every point's
+// schedule.
 #include "commands.h"
 #include "onnx_options.h"
 
 #include "examples/bundled.h"
 #include "io/schedule_yaml.h"
-#include "metrics/metrics_io.h"
+#include "metrics/units.h"
 #include "models/evaluate.h"
 #include "search/front_csv.h"
 #include "search/front_rows.h"

@@ -1,11 +1,11 @@
 // `layerfuse-cli sweep SPEC.yaml` — a grid of networks × hardware values × strategies through
-// the Optimus DP (search/sweep.h), one CSV row per point, on every core; under layerfuse-mpi
+// the Optimus DP (sweep/sweep.h), one CSV row per point, on every core; under layerfuse-mpi
 // across the ranks too.
 #include "commands.h"
 
-#include "io/sweep_yaml.h"
-#include "search/sweep.h"
 #include "search/work_pool.h"
+#include "sweep/sweep.h"
+#include "sweep/sweep_yaml.h"
 
 #include <chrono>
 #include <filesystem>

@@ -23,6 +23,7 @@ Runner addEvaluateCommand(CLI::App& app);
 Runner addOptimizeCommand(CLI::App& app);
 Runner addExploreCommand(CLI::App& app);
 Runner addExportCommand(CLI::App& app);
+Runner addReproduceCommand(CLI::App& app);
 Runner addSweepCommand(CLI::App& app);
 
 // Parses the arguments and runs the subcommand; returns the exit code.

@@ -1,4 +1,4 @@
-// The command line of layerfuse-cli and layerfuse-mpi (docs/INTERFACES.md).
+// The command line of layerfuse-cli and layerfuse-mpi (docs/cli.md).
 #include "commands.h"
 
 #include <clocale>
@@ -28,6 +28,7 @@ int runCli(int argc, char** argv, const std::string& program) {
     track(addOptimizeCommand(app));
     track(addExploreCommand(app));
     track(addExportCommand(app));
+    track(addReproduceCommand(app));
     track(addSweepCommand(app));
 
     try {

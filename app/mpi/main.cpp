@@ -24,8 +24,7 @@ int main(int argc, char** argv) {
         lf::cli::setDistribution(nullptr);
     }
     // A rank that fails takes the others down rather than leaving them waiting in a gather.
-    int worst = 0;
-    MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (code != 0) MPI_Abort(MPI_COMM_WORLD, code);
     MPI_Finalize();
-    return worst;
+    return code;
 }

@@ -16,8 +16,8 @@ double sramAccessPj(const BufferEnergy& e, double size_bits) {
     case SramEnergyModel::constant:
         return e.pj_per_access;
     case SramEnergyModel::sqrt:
-        return e.a * std::sqrt(std::max(0.0, size_bits)) + e.b; // §VII-A
-    case SramEnergyModel::banked: {                             // §VII-B
+        return e.a * std::sqrt(std::max(0.0, size_bits)) + e.b; // ConvFusion §VII-A
+    case SramEnergyModel::banked: {                             // ConvFusion §VII-B
         const double s = std::max(1.0, size_bits);
         const double banks = std::ceil(s / e.bank_bits);
         const double single = e.a * std::sqrt(std::min(s, e.bank_bits)) + e.b;
@@ -46,7 +46,7 @@ int64_t searchRfTraffic(const LayerDims& d, int64_t capacity_bits, const Precisi
     for (const auto& order : orders) {
         s.order = order;
         // Footprints grow with every tile: stop a loop at the first tile that overflows
-        // (branch and bound on capacity, MODELS.md §10).
+        // (branch and bound on capacity, docs/models/convfusion.md).
         for (int64_t tz : cand[0]) {
             bool anyZ = false;
             for (int64_t ty : cand[1]) {

@@ -1,4 +1,4 @@
-// Network IR: layer kinds and the layer record (docs/MODELS.md §1).
+// Network IR: layer kinds and the layer record (docs/models/README.md).
 #pragma once
 
 #include "util/result.h"
@@ -22,7 +22,8 @@ struct Shape {
 };
 
 // Layer kinds of the canonical IR. `opaque` is a pass-through the importer could not map
-// (never fusable, no cost); `deconv` is a transposed convolution.
+// (never fusable, no cost); `deconv` is a transposed convolution; `reorg` moves data without
+// computing (a channel slice, depth-to-space, space-to-depth; see Layer::op_type).
 enum class LayerType : uint8_t {
     input,
     conv,
@@ -35,9 +36,10 @@ enum class LayerType : uint8_t {
     concat,
     resize,
     opaque,
+    reorg,
 };
 
-// Kinds accepted on load that canonicalization folds into their producer (§1).
+// Kinds accepted on load that canonicalization folds into their producer (docs/models/README.md).
 enum class FoldKind : uint8_t {
     batchnorm,
     bias,
@@ -80,7 +82,14 @@ struct Layer {
 
     std::string activation;          // folded activation, as written ("relu", ...)
     std::vector<std::string> folded; // ops folded into this layer by canonicalization
-    std::string op_type;             // opaque layers: the original operator name
+    std::string op_type;             // opaque: the original operator name; reorg: kReorgSlice, ...
+
+    // concat: channels of constant data (zeros that pad the channels, ...) no layer produces.
+    int64_t const_channels = 0;
+    // reorg "slice": out_channels channels begin, begin + step, ... of the input.
+    int64_t slice_begin = 0, slice_step = 1;
+    // reorg "depth_to_space" / "space_to_depth": the block size.
+    int block = 1;
 
     // Filled by shape inference.
     Shape out;
@@ -99,9 +108,15 @@ inline bool hasWeights(LayerType t) {
     return t == LayerType::conv || t == LayerType::deconv || t == LayerType::fc;
 }
 
-// Layers that compute (everything the models cost); input/concat/opaque do not.
+// Layers that compute (everything the models cost); input/concat/opaque/reorg do not.
 inline bool isCompute(LayerType t) {
-    return t != LayerType::input && t != LayerType::concat && t != LayerType::opaque;
+    return t != LayerType::input && t != LayerType::concat && t != LayerType::opaque &&
+           t != LayerType::reorg;
 }
+
+// The operations of a reorg layer (Layer::op_type).
+inline constexpr std::string_view kReorgSlice = "slice";
+inline constexpr std::string_view kReorgDepthToSpace = "depth_to_space";
+inline constexpr std::string_view kReorgSpaceToDepth = "space_to_depth";
 
 } // namespace lf

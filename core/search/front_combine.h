@@ -1,6 +1,6 @@
-// The combination step of the network exploration (ConvFusion §V-A steps 3-4; docs/
-// MODELS.md §10): the front of a union of pairwise combinations A ⊕ B, where DRAM accesses
-// and MACs add and the buffer is the larger of the two, in parallel.
+// The combination step of the network exploration (ConvFusion §V-A steps 3-4;
+// docs/models/convfusion.md): the front of a union of pairwise combinations A ⊕ B, where DRAM
+// accesses and MACs add and the buffer is the larger of the two, in parallel.
 //
 // Only the pairs sumMaxFrontPairs visits are formed (search/pareto_filter.h). Their walk is
 // cut into runs of fixed length; each run is costed and reduced to its own front on a worker

@@ -33,11 +33,6 @@ void appendDouble(std::string& out, double v) {
 
 } // namespace
 
-std::string frontCsvHeader() {
-    return "point,dram_accesses,buffer_bytes,macs,recompute_macs,energy_pj,latency_cycles,fits,"
-           "groups\n";
-}
-
 void appendFrontCsvRow(std::string& out, size_t index, const FrontRow& r) {
     appendInt(out, int64_t(index));
     out += ',';

@@ -1,5 +1,5 @@
 // The CSV of an explored front — the columns of `layerfuse-cli explore --csv`
-// (docs/INTERFACES.md): point, dram_accesses, buffer_bytes, macs, recompute_macs,
+// (docs/cli.md): point, dram_accesses, buffer_bytes, macs, recompute_macs,
 // energy_pj, latency_cycles, fits, groups (the fused groups). One writer for every caller.
 //
 // Rows are streamed: points are costed (search/front_rows.h) and formatted in blocks on the
@@ -7,6 +7,7 @@
 // 200,000-point front is written in well under a second.
 #pragma once
 
+#include "search/explore_front.h" // frontCsvHeader()
 #include "search/front_rows.h"
 
 #include <atomic>
@@ -19,7 +20,6 @@ namespace lf {
 
 class WorkPool;
 
-std::string frontCsvHeader(); // with the line break
 // One row, numbered `index`, appended to `out` (with the line break).
 void appendFrontCsvRow(std::string& out, size_t index, const FrontRow& row);
 

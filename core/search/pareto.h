@@ -1,4 +1,4 @@
-// Network-level design-space exploration — ConvFusion (seed 000) §V-A; docs/MODELS.md §10.
+// Network-level design-space exploration — ConvFusion §V-A; docs/models/convfusion.md.
 //
 //  1. Sequences: maximal fork/join-free chains of compute layers (lf::sequences); a layer
 //     at a fork or join is a sequence of its own.
@@ -6,7 +6,7 @@
 //     segment, costed by its strategy's model and reduced to its Pareto front on (DRAM
 //     accesses, buffer, MACs) (search/segment_search.h for the recompute strategy).
 //  3. Partitioning: the segments that cover a sequence are combined — accesses and MACs
-//     add, the buffer is the largest segment's (§IV-F) — and Pareto-filtered after each
+//     add, the buffer is the largest segment's (ConvFusion §IV-F) — and Pareto-filtered after each
 //     step; filtering first loses nothing because sum and max are monotone.
 //  4. Network: the sequences' fronts are combined by the same rules into the network front.
 //
@@ -54,7 +54,7 @@ struct ExploreOptions {
     int64_t max_buffer_bytes = 0;     // > 0: only schedules whose buffer fits (branch and bound)
     int threads = 0;                  // 0: all hardware threads
     bool share_equal_segments = true; // search segments with equal layer dims once
-    // Bounds (docs/file-formats.md, "Bounded exploration"): the partial fronts of the
+    // Bounds (docs/cli.md, "Bounded exploration"): the partial fronts of the
     // combination steps keep at most this many points in all (0: no bound) — 12 bytes each
     // stay for rebuilding schedules, and a step's time grows with its front. A step whose
     // front would take more than its share of what is left is ε-thinned (search/pareto_thin.h)

@@ -123,7 +123,7 @@ void mergeTasks(std::vector<TaskOutput>& tasks, Fields fields, WorkPool* pool, S
     }
 }
 
-// §IV-E substitution (models/convfusion_segment.cpp): the producer's output becomes the
+// ConvFusion §IV-E substitution (models/convfusion_segment.cpp): the producer's output becomes the
 // demanded tile; a grouped producer keeps whole groups.
 LayerDims substitute(const LayerDims& d, const Demand& dem) {
     LayerDims s = d;

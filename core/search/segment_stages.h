@@ -6,7 +6,7 @@
 // (DRAM accesses, buffer, MACs, P = productions of the producer). A producer stage pairs
 // every point of the deeper stage with every option of the producer for the point's demand.
 //
-// Branch and bound (MODELS.md §10), exact: every producer option for every demand the
+// Branch and bound (docs/models/convfusion.md), exact: every producer option for every demand the
 // segment can meet is enumerated first (SegmentSpace::buildOptions); walking these option
 // graphs top down gives, per (layer, demand), the Pareto front of what a production of that
 // layer and all above it costs — three costs, since a consumer's P scales accesses and MACs
@@ -33,7 +33,7 @@
 
 namespace lf::segment {
 
-// What a consumer demands of its producer (§IV-E): the tile extents and, for a grouped
+// What a consumer demands of its producer (ConvFusion §IV-E): the tile extents and, for a grouped
 // producer, the number of its groups the tile spans (0 otherwise).
 struct Demand {
     int64_t x = 0, y = 0, groups = 0;

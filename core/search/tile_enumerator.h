@@ -17,8 +17,8 @@ namespace lf {
 // `visit(structureIndex, z, y, x, i, cost)` gets the closed form of that schedule
 // (search/closed_form_batch.h, equal to convFusionLayer) and returns the layer's own buffer
 // bits; the loops break once that exceeds `budget` — branch and bound on the buffer
-// (MODELS.md §10): every buffer term grows with every tile, so a tile vector that does not
-// fit does not fit with any larger tile either. Returns false when `cancel` became true.
+// (docs/models/convfusion.md): every buffer term grows with every tile, so a tile vector that does
+// not fit does not fit with any larger tile either. Returns false when `cancel` became true.
 class TileEnumerator {
   public:
     TileEnumerator(const FastLayer& fl, TileSet set)

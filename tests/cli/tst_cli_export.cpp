@@ -1,6 +1,8 @@
 // `layerfuse-cli export` end to end: Timeloop files into a directory or one layer to
 // standard output, the Stream-style file, metrics CSV/JSON identical to `evaluate`, and the
 // exit codes (1 with FILE:LINE:COLUMN for bad input, 2 for usage errors).
+#include "cli_run.h"
+#include "net_text.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -13,26 +15,9 @@
 
 #include <string>
 
+using namespace lf;
+
 namespace {
-
-struct Run {
-    int code = -1;
-    std::string out, err;
-};
-
-Run cli(const QStringList& args) {
-    QProcess p;
-    p.start(lf::test::cliPath(), args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString()};
-}
-
-std::string readText(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return f.readAll().toStdString();
-}
 
 QString writeText(const QTemporaryDir& dir, const QString& name, const std::string& text) {
     const QString path = dir.filePath(name);
@@ -63,13 +48,13 @@ class TestCliExport : public QObject {
     void timeloopDirectory() {
         QTemporaryDir dir;
         const QString out = dir.filePath("tl");
-        const Run r = cli(
+        const test::CliRun r = test::runCli(
             {"export", "l2net", "--schedule", workedExample(), "--format", "timeloop", "-o", out});
         QVERIFY2(r.code == 0, r.err.c_str());
         QVERIFY_CONTAINS(r.out, "conv1.timeloop.yaml");
         QVERIFY_CONTAINS(r.out, "conv2.timeloop.yaml");
         QCOMPARE(QDir(out).entryList(QDir::Files).size(), 2);
-        const std::string conv2 = readText(out + "/conv2.timeloop.yaml");
+        const std::string conv2 = test::readBytes(out + "/conv2.timeloop.yaml");
         const YAML::Node doc = YAML::Load(conv2);
         QCOMPARE(doc["mapping"][0]["target"].as<std::string>(), std::string("DRAM"));
         QCOMPARE(doc["mapping"][0]["factors"].as<std::string>(),
@@ -85,16 +70,16 @@ class TestCliExport : public QObject {
     }
 
     void timeloopOneLayer() {
-        const Run r = cli({"export", "l2net", "--schedule", workedExample(), "--format", "timeloop",
-                           "--layer", "conv2"});
+        const test::CliRun r = test::runCli({"export", "l2net", "--schedule", workedExample(),
+                                             "--format", "timeloop", "--layer", "conv2"});
         QVERIFY2(r.code == 0, r.err.c_str());
         const YAML::Node doc = YAML::Load(r.out);
         QCOMPARE(doc["problem"]["instance"]["P"].as<int>(), 16);
         QCOMPARE(doc["mapping"][1]["permutation"].as<std::string>(), std::string("RSCPQKN"));
         // Into an existing directory: the file is named after the layer.
         QTemporaryDir dir;
-        const Run d =
-            cli({"export", "l2net", "--format", "timeloop", "--layer", "conv1", "-o", dir.path()});
+        const test::CliRun d = test::runCli(
+            {"export", "l2net", "--format", "timeloop", "--layer", "conv1", "-o", dir.path()});
         QVERIFY2(d.code == 0, d.err.c_str());
         QVERIFY(QFile::exists(dir.filePath("conv1.timeloop.yaml")));
     }
@@ -104,15 +89,16 @@ class TestCliExport : public QObject {
     void timeloopFusedLayers() {
         QTemporaryDir dir;
         const QString sched = writeText(dir, "fused.sched.yaml", kFused);
-        const Run one = cli(
+        const test::CliRun one = test::runCli(
             {"export", "l2net", "--schedule", sched, "--format", "timeloop", "--layer", "conv2"});
         QCOMPARE(one.code, 1);
         QVERIFY_CONTAINS(one.err, "fused in group 'g0'");
-        const Run all = cli({"export", "l2net", "--schedule", sched, "--format", "timeloop", "-o",
-                             dir.filePath("out")});
+        const test::CliRun all = test::runCli({"export", "l2net", "--schedule", sched, "--format",
+                                               "timeloop", "-o", dir.filePath("out")});
         QCOMPARE(all.code, 1);
         QVERIFY_CONTAINS(all.err, "nothing to export");
-        const Run missing = cli({"export", "l2net", "--format", "timeloop", "--layer", "conv9"});
+        const test::CliRun missing =
+            test::runCli({"export", "l2net", "--format", "timeloop", "--layer", "conv9"});
         QCOMPARE(missing.code, 1);
         QVERIFY_CONTAINS(missing.err, "no layer named 'conv9'");
     }
@@ -121,10 +107,10 @@ class TestCliExport : public QObject {
         QTemporaryDir dir;
         const QString sched = writeText(dir, "fused.sched.yaml", kFused);
         const QString out = dir.filePath("l2net.stream.yaml");
-        const Run r =
-            cli({"export", "l2net", "--schedule", sched, "--format", "stream", "-o", out});
+        const test::CliRun r =
+            test::runCli({"export", "l2net", "--schedule", sched, "--format", "stream", "-o", out});
         QVERIFY2(r.code == 0, r.err.c_str());
-        const YAML::Node doc = YAML::Load(readText(out));
+        const YAML::Node doc = YAML::Load(test::readBytes(out));
         QCOMPARE(doc["workload"].size(), size_t(2));
         QCOMPARE(doc["layer_stacks"].size(), size_t(1));
         QCOMPARE(doc["layer_stacks"][0].as<std::vector<int>>(), (std::vector<int>{0, 1}));
@@ -136,18 +122,18 @@ class TestCliExport : public QObject {
     // csv and json are the metrics exactly as `evaluate` prints them.
     void metricsMatchEvaluate() {
         for (const char* format : {"csv", "json"}) {
-            const Run e =
-                cli({"evaluate", "resnet18", "--hardware", "optimus-default", "--format", format});
-            const Run x =
-                cli({"export", "resnet18", "--hardware", "optimus-default", "--format", format});
+            const test::CliRun e = test::runCli(
+                {"evaluate", "resnet18", "--hardware", "optimus-default", "--format", format});
+            const test::CliRun x = test::runCli(
+                {"export", "resnet18", "--hardware", "optimus-default", "--format", format});
             QVERIFY2(e.code == 0 && x.code == 0, (e.err + x.err).c_str());
             QVERIFY(!x.out.empty());
             QCOMPARE(x.out, e.out);
         }
         QTemporaryDir dir;
         const QString out = dir.filePath("m.csv");
-        QCOMPARE(cli({"export", "l2net", "--format", "csv", "-o", out}).code, 0);
-        QVERIFY(readText(out).rfind("kind,name,group,type,macs", 0) == 0);
+        QCOMPARE(test::runCli({"export", "l2net", "--format", "csv", "-o", out}).code, 0);
+        QVERIFY(test::readBytes(out).rfind("kind,name,group,type,macs", 0) == 0);
     }
 
     // Bad input: exit 1, FILE:LINE:COLUMN of the offending key.
@@ -160,7 +146,7 @@ class TestCliExport : public QObject {
                       "format: layerfuse/network@1\nname: Bad\ninputs:\n"
                       "  - {name: image, channels: 3, height: 8, width: 8}\nlayers:\n" +
                           badLine + "\n");
-        const Run r = cli({"export", net, "--format", "stream"});
+        const test::CliRun r = test::runCli({"export", net, "--format", "stream"});
         QCOMPARE(r.code, 1);
         const std::string where =
             net.toStdString() + ":6:" + std::to_string(badLine.find("kernal") + 1) + ": ";
@@ -170,23 +156,24 @@ class TestCliExport : public QObject {
         const QString sched =
             writeText(dir, "bad.sched.yaml",
                       "format: layerfuse/schedule@1\nlayers:\n  conv2: {tiles: {z: 0}}\n");
-        const Run s = cli(
+        const test::CliRun s = test::runCli(
             {"export", "l2net", "--schedule", sched, "--format", "timeloop", "--layer", "conv2"});
         QCOMPARE(s.code, 1);
         QVERIFY_CONTAINS(s.err, sched.toStdString() + ":3:");
-        const Run w = cli(
+        const test::CliRun w = test::runCli(
             {"export", "l2net", "--format", "stream", "-o", dir.filePath("no/such/dir/x.yaml")});
         QCOMPARE(w.code, 1);
         QVERIFY_CONTAINS(w.err, "cannot write file");
     }
 
     void usageErrors() {
-        QCOMPARE(cli({"export", "l2net"}).code, 2);                         // no --format
-        QCOMPARE(cli({"export", "l2net", "--format", "xml"}).code, 2);      // unknown format
-        const Run noDir = cli({"export", "l2net", "--format", "timeloop"}); // no -o DIR
+        QCOMPARE(test::runCli({"export", "l2net"}).code, 2);                    // no --format
+        QCOMPARE(test::runCli({"export", "l2net", "--format", "xml"}).code, 2); // unknown format
+        const test::CliRun noDir =
+            test::runCli({"export", "l2net", "--format", "timeloop"}); // no -o DIR
         QCOMPARE(noDir.code, 2);
         QVERIFY_CONTAINS(noDir.err, "-o DIR");
-        QCOMPARE(cli({"export", "l2net", "--format", "csv", "--layer", "conv1"}).code,
+        QCOMPARE(test::runCli({"export", "l2net", "--format", "csv", "--layer", "conv1"}).code,
                  2); // --layer: timeloop only
     }
 };

@@ -8,8 +8,8 @@
 #include "search/distribution.h"
 #include "search/pareto.h"
 #include "search/segment_front_io.h"
-#include "search/sweep.h"
 #include "search/work_pool.h"
+#include "sweep/sweep.h"
 
 #include <QtTest>
 

@@ -1,9 +1,10 @@
-// Energy (docs/MODELS.md §9) against the papers' numbers and hand computation: ConvFusion's
+// Energy (docs/models/convfusion.md) against the papers' numbers and hand computation: ConvFusion's
 // 40 nm SRAM fit E_SRAM(s) = 0.012·√s + 4.61 and its banked model
-// E_SRAM(min(s, 16e4))·(1 + 3.05e-3·log2⌈s/16e4⌉) (seed 000 §VII-A/B), the access counts with
-// and without a register file (§VII-A: SRAM = 4·MACs + DRAM; §VII-C: RF = 4·MACs, SRAM = DRAM +
-// SRAM↔RF), the RF-level traffic (never below the compulsory traffic, never worse with more
-// capacity), and HW-Flow-Fusion's Table 4 presets through evaluate's energy split.
+// E_SRAM(min(s, 16e4))·(1 + 3.05e-3·log2⌈s/16e4⌉) (ConvFusion §VII-A/B), the access counts with
+// and without a register file (ConvFusion §VII-A: SRAM = 4·MACs + DRAM; ConvFusion §VII-C: RF =
+// 4·MACs, SRAM = DRAM + SRAM↔RF), the RF-level traffic (never below the compulsory traffic, never
+// worse with more capacity), and HW-Flow-Fusion's HWFF Table 4 presets through evaluate's energy
+// split.
 
 #include "examples/bundled.h"
 #include "models/energy.h"
@@ -27,19 +28,6 @@ bool close(double a, double b) {
 #define QCLOSE(a, b)                                                                               \
     QVERIFY2(close((a), (b)),                                                                      \
              qPrintable(QString("%1 != %2").arg((a), 0, 'g', 17).arg((b), 0, 'g', 17)))
-
-LayerDims convDims(int64_t Dx, int64_t Dy, int64_t Dz, int64_t Di, int64_t K, int64_t S = 1) {
-    LayerDims d;
-    d.Dx = Dx;
-    d.Dy = Dy;
-    d.Dz = Dz;
-    d.Di = Di;
-    d.Dm = d.Dn = d.Em = d.En = K;
-    d.Sx = d.Sy = S;
-    d.in_w = (Dx - 1) * S + K;
-    d.in_h = (Dy - 1) * S + K;
-    return d;
-}
 
 // Each input (inside the windows), each weight and each output moved exactly once.
 int64_t compulsory(const LayerDims& d) {
@@ -78,7 +66,7 @@ class TstEnergy : public QObject {
     Q_OBJECT
 
   private slots:
-    // §VII-A: E_SRAM(s) = 0.012·√s + 4.61 pJ, s in bits.
+    // ConvFusion §VII-A: E_SRAM(s) = 0.012·√s + 4.61 pJ, s in bits.
     void sramSqrtFit() {
         BufferEnergy e;
         e.model = SramEnergyModel::sqrt;
@@ -93,7 +81,7 @@ class TstEnergy : public QObject {
         QCLOSE(sramAccessPj(preset("convfusion-40nm").buffer.energy, 1e4), 5.81);
     }
 
-    // §VII-B: E_SRAM(min(s, 16e4))·(1 + 3.05e-3·log2⌈s/16e4⌉).
+    // ConvFusion §VII-B: E_SRAM(min(s, 16e4))·(1 + 3.05e-3·log2⌈s/16e4⌉).
     void sramBankedFit() {
         BufferEnergy e;
         e.model = SramEnergyModel::banked;
@@ -118,7 +106,8 @@ class TstEnergy : public QObject {
         QCLOSE(sramAccessPj(c, 123456), 26.7);
     }
 
-    // §9 counts. 1000 MACs, 300 DRAM accesses, SRAM of 1e4 bits (5.81 pJ).
+    // The counts of ConvFusion §VII-A and ConvFusion §VII-C. 1000 MACs, 300 DRAM accesses, SRAM of
+    // 1e4 bits (5.81 pJ).
     void energyWithAndWithoutRf() {
         Hardware hw;
         hw.mac_pj = 10.2;
@@ -148,7 +137,7 @@ class TstEnergy : public QObject {
     // the whole layer fits; 3 accesses per MAC when nothing fits.
     void rfLevelTrafficBounds() {
         const Precision p{16, 16, 16};
-        const LayerDims d = convDims(8, 8, 8, 4, 3);
+        const LayerDims d = test::squareConvDims(8, 8, 8, 4, 3);
         QCOMPARE(compulsory(d), int64_t(400 + 288 + 512));
         int64_t prev = std::numeric_limits<int64_t>::max();
         for (int k = 0; k <= 24; ++k) {
@@ -159,16 +148,18 @@ class TstEnergy : public QObject {
             prev = t;
         }
         QCOMPARE(rfLevelTraffic(d, int64_t(1) << 30, p), compulsory(d));
-        // Nothing fits in 1 bit: every operand moves per use (unit tiles, MODELS.md §3): X and W
-        // once per MAC (8·8·8·4·9 = 18432 each), partial sums 512·(2·4 − 1) = 3584.
+        // Nothing fits in 1 bit: every operand moves per use (unit tiles,
+        // docs/models/convfusion.md): X and W once per MAC (8·8·8·4·9 = 18432 each), partial sums
+        // 512·(2·4 − 1) = 3584.
         QCOMPARE(rfLevelTraffic(d, 1, p), int64_t(18432 + 18432 + 3584));
 
         std::mt19937 rng(7);
         auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
         for (int trial = 0; trial < 60; ++trial) {
             const int64_t K = std::array<int, 3>{1, 3, 5}[size_t(pick(0, 2))];
-            const LayerDims r = convDims(pick(1, 12), pick(1, 12), pick(1, 12), pick(1, 12), K,
-                                         pick(1, int(std::min<int64_t>(2, K))));
+            const LayerDims r =
+                test::squareConvDims(pick(1, 12), pick(1, 12), pick(1, 12), pick(1, 12), K,
+                                     pick(1, int(std::min<int64_t>(2, K))));
             const int64_t comp = compulsory(r);
             int64_t last = std::numeric_limits<int64_t>::max();
             for (int k = 4; k <= 22; k += 2) {
@@ -193,7 +184,7 @@ class TstEnergy : public QObject {
         }
     }
 
-    // HW-Flow-Fusion Table 4 through evaluate: the small conv with whole-layer tiles moves
+    // HWFF Table 4 through evaluate: the small conv with whole-layer tiles moves
     // 544 words from DRAM; its RF (512 B × 512 PEs or more) holds the whole layer, so the
     // SRAM↔RF traffic is also the compulsory 544; RF energy is folded into e_mac (pj 0).
     //   E = 5184·e_mac + (544 + 544)·e_buf + 544·200.
@@ -224,7 +215,7 @@ class TstEnergy : public QObject {
 
     // ConvFusion 40 nm (no RF): SRAM = 4·MACs + DRAM at E_SRAM(peak buffer bits). Whole-layer
     // tiles, i innermost: Buf_X = 4·8·8 = 256, Buf_W = 4·4·9 = 144, Buf_Y = 1 (outputs complete
-    // inside the i loop, MODELS.md §3) → (256 + 144 + 1)·16 = 6416 bits.
+    // inside the i loop, docs/models/convfusion.md) → (256 + 144 + 1)·16 = 6416 bits.
     void convFusionPresetThroughEvaluate() {
         const Network net = test::networkFromYaml(kSmall);
         const Schedule s = wholeLayer(net);

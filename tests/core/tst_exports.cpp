@@ -26,30 +26,6 @@ using namespace lf;
 
 namespace {
 
-const char* const kNetworks[] = {
-    "l2net",
-    "l3net",
-    "l2net-4k",
-    "l3net-4k",
-    "l2net-wide",
-    "l3net-wide",
-    "vgg16",
-    "resnet18",
-    "resnet50",
-    "resnet152",
-    "mobilenetv2",
-    "squeezenet1.0",
-    "squeezenet1.1",
-    "googlenet",
-    "alexnet",
-    "dmcnn-vd",
-    "stoutchinin-alexnet",
-    "stoutchinin-zfnet",
-    "stoutchinin-vgg",
-    "stoutchinin-inception-v3",
-    "stoutchinin-resnet",
-};
-
 Schedule workedExampleSchedule(const Network& net, const Hardware& hw) {
     const BundledFile* f = findBundled(BundledKind::schedule, "l2net-worked-example");
     if (!f) throw std::runtime_error("no bundled schedule l2net-worked-example");
@@ -141,14 +117,14 @@ class TestExports : public QObject {
     Q_OBJECT
 
   private slots:
-    // MODELS.md §3 worked example: L2Net conv2, D_x = D_y = 16, D_z = D_i = 4, 3x3, stride 1;
-    // order z, y, x, i; all tiles 4.
+    // docs/models/convfusion.md worked example: L2Net conv2, D_x = D_y = 16, D_z = D_i = 4, 3x3,
+    // stride 1; order z, y, x, i; all tiles 4.
     //   DRAM (outer tile loops): P = ceil(16/4) = 4, Q = 4, C = ceil(4/4) = 1, K = 1; the
     //   kernel is not tiled (R = S = 1); N = batch = 1.
     //   Buffer (inner tile loops + kernel): P = Q = C = K = 4, R = S = 3, N = 1.
     // Permutation rule (innermost first): R, S (the kernel loops m, n sit below every tile
-    // loop, m innermost — MODELS.md §2), then the tiled dims from the innermost of the order
-    // outwards (i->C, x->P, y->Q, z->K), then N: "RSCPQKN" at both levels.
+    // loop, m innermost — docs/models/README.md), then the tiled dims from the innermost of the
+    // order outwards (i->C, x->P, y->Q, z->K), then N: "RSCPQKN" at both levels.
     void timeloopWorkedExample() {
         const Network net = lf::test::bundledNetwork("l2net");
         const Hardware hw = lf::test::bundledHardware("convfusion-40nm");
@@ -284,7 +260,7 @@ class TestExports : public QObject {
     void timeloopFactorsMultiplyToInstance() {
         const Hardware hw = lf::test::bundledHardware("hwff-config-1");
         int layers = 0;
-        for (const char* name : kNetworks) {
+        for (const char* name : test::documentedNetworks()) {
             const Network net = lf::test::bundledNetwork(name);
             const Schedule s = defaultSchedule(net, hw);
             const TimeloopExport e = exportTimeloop(net, hw, s);
@@ -381,7 +357,7 @@ class TestExports : public QObject {
     // input extent). Every conv, fc, pool, global_pool and add layer appears once, ids 0..n-1.
     void streamLoopSizesAreOurDims() {
         const Hardware hw = lf::test::bundledHardware("hwff-config-1");
-        for (const char* name : kNetworks) {
+        for (const char* name : test::documentedNetworks()) {
             const Network net = lf::test::bundledNetwork(name);
             const YAML::Node doc = YAML::Load(exportStream(net, hw, defaultSchedule(net, hw)).text);
             int expectedCount = 0;

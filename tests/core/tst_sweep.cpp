@@ -1,11 +1,11 @@
-// Sweeps (io/sweep_yaml.h, search/sweep.h): the spec reader and its located errors, the grid
+// Sweeps (sweep/sweep_yaml.h, sweep/sweep.h): the spec reader and its located errors, the grid
 // of points, and every row against the Optimus DP and evaluate() run by hand for that point.
 #include "test_support.h"
 
 #include "models/evaluate.h"
 #include "search/optimus_fuser.h"
-#include "search/sweep.h"
 #include "search/work_pool.h"
+#include "sweep/sweep.h"
 #include "util/format.h"
 
 #include <QtTest>
