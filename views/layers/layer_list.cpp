@@ -3,6 +3,7 @@
 #include "graph/graph_labels.h"
 #include "metrics/units.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLineEdit>
@@ -84,6 +85,7 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const {
         role = Qt::DisplayRole;
     }
     if (role == Qt::ToolTipRole && index.column() == Name) return graph::layerToolTip(state_, id);
+    if (role == Qt::ToolTipRole && index.column() == Group) return data(index, Qt::DisplayRole);
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
     case Name:
@@ -125,9 +127,11 @@ LayerList::LayerList(QWidget* parent) : QWidget(parent) {
     view_->sortByColumn(LayerTableModel::Name, Qt::AscendingOrder);
     view_->verticalHeader()->hide();
     view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
-    view_->horizontalHeader()->setStretchLastSection(true);
+    view_->horizontalHeader()->setStretchLastSection(false);
     view_->setAlternatingRowColors(true);
     view_->setWordWrap(false);
+    view_->setTextElideMode(Qt::ElideMiddle);
+    view_->viewport()->installEventFilter(this);
     view_->setShowGrid(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -143,10 +147,41 @@ void LayerList::setState(const StudioState& state) {
     syncing_ = true;
     model_->setState(state);
     syncing_ = false;
-    if (!sized_ && model_->rowCount() > 0) {
-        view_->resizeColumnsToContents();
-        sized_ = true;
-    }
+    // Group names and figures change with every edit: the columns follow.
+    sized_ = model_->rowCount() > 0;
+    if (sized_) fitColumns();
+}
+
+bool LayerList::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == view_->viewport() && event->type() == QEvent::Resize && sized_) fitColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
+void LayerList::fitColumns() {
+    QHeaderView* header = view_->horizontalHeader();
+    const int columns = LayerTableModel::ColumnCount;
+    std::vector<int> need(size_t(columns), 0);
+    for (int c = 0; c < columns; ++c)
+        need[size_t(c)] =
+            std::max(static_cast<const QAbstractItemView*>(view_)->sizeHintForColumn(c),
+                     header->sectionSizeHint(c));
+    // Long group names ("layer1.1.conv1..layer2.0.add") are elided, whole in the tooltip.
+    need[size_t(LayerTableModel::Group)] =
+        std::min(need[size_t(LayerTableModel::Group)],
+                 view_->fontMetrics().horizontalAdvance(QStringLiteral("layer1.1..2.0.add")));
+    const int avail = view_->viewport()->width();
+    const int nameLeast =
+        std::min(need[0], view_->fontMetrics().horizontalAdvance(QStringLiteral("layer1.0.con…")));
+    // The figures that fit whole beside the shortest name, in column order.
+    int used = 0, shown = 1;
+    while (shown < columns && nameLeast + used + need[size_t(shown)] <= avail)
+        used += need[size_t(shown++)];
+    for (int c = 1; c < columns; ++c)
+        header->resizeSection(c, need[size_t(c)]);
+    // The name takes the rest, so that the next column starts right at the edge (scrolled to,
+    // never cut); with every column in sight it is never narrower than its longest name.
+    const int rest = std::max(nameLeast, avail - used);
+    header->resizeSection(0, shown == columns ? std::max(need[0], rest) : rest);
 }
 
 void LayerList::setSelection(const StudioSelection& selection) {

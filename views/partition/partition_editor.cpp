@@ -61,8 +61,11 @@ PartitionEditor::PartitionEditor(QWidget* parent) : QWidget(parent) {
     kinds->addButton(temporal_);
     kinds->addButton(spatial_);
     connect(spatial_, &QRadioButton::toggled, this, [this](bool on) { onKindChosen(on); });
-    kindRow->addWidget(temporal_);
-    kindRow->addWidget(spatial_);
+    // The two kinds one above the other: side by side they made the dock 510 px wide.
+    auto* kindColumn = new QVBoxLayout;
+    kindColumn->addWidget(temporal_);
+    kindColumn->addWidget(spatial_);
+    kindRow->addLayout(kindColumn);
     kindRow->addStretch(1);
     reset_ = new QPushButton(tr("Equal split"), body);
     reset_->setObjectName(QStringLiteral("equalSplit"));
@@ -105,8 +108,12 @@ PartitionEditor::PartitionEditor(QWidget* parent) : QWidget(parent) {
     table_->verticalHeader()->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionMode(QAbstractItemView::NoSelection);
+    // The figures whole; the shares (the longest text) take what is left, elided in the
+    // middle, so that no column is cut by the edge of a narrow dock.
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setSectionResizeMode(kResource, QHeaderView::Stretch);
+    table_->horizontalHeader()->setStretchLastSection(false);
+    table_->setTextElideMode(Qt::ElideMiddle);
     split->addWidget(kindPages_);
     split->addWidget(table_);
     split->setStretchFactor(0, 3);
@@ -220,6 +227,7 @@ void PartitionEditor::refreshTable() {
             table_->setItem(row, col, item);
         }
         item->setText(text);
+        item->setToolTip(text); // whole when the column elides it
         item->setForeground(color.isValid() ? QBrush(color) : QBrush());
         if (col != kLayer) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     };

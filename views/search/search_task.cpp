@@ -118,7 +118,11 @@ QProgressDialog* attachProgressDialog(SearchTask* task, QWidget* parent, int del
         dialog->setLabelText(QObject::tr("Cancelling…"));
         task->cancel();
     });
-    QObject::connect(task, &SearchTask::finished, dialog, [dialog] {
+    QObject::connect(task, &SearchTask::finished, dialog, [task, dialog] {
+        // reset() stops the timer that shows the dialog after delayMs: a task that ended
+        // sooner must not bring it up later, over (and blocking) the next question asked.
+        QObject::disconnect(task, nullptr, dialog, nullptr);
+        dialog->reset();
         dialog->hide();
         dialog->deleteLater();
     });
