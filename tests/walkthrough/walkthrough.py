@@ -8,6 +8,7 @@ The studio tells what it shows through `--ui-report FILE` (open dialogs, clipped
 where the layers and dock tabs are on the screen); the script clicks and types like a user.
 
     walkthrough.py --studio build/app/gui/layerfuse --onnx tests/data/onnx/x.onnx --out DIR
+    walkthrough.py ... --readme-screenshot docs/screenshot.png   # regenerates the README's
 Exit 0: passed; 1: failed; 77: Xvfb, openbox, xdotool or import is missing (skipped).
 """
 import argparse
@@ -210,6 +211,22 @@ class Walkthrough:
                       and r["groups"] < start_groups - 1, 60)
         self.check_readable("after Auto-fuse")
         self.shot("autofused")
+        if self.args.readme_screenshot:
+            # The README's picture: a layer of the auto-fused schedule and its loop nest.
+            self.key("ctrl+f")
+            self.type_text("layer2.1.conv2")
+            self.key("Return")
+            self.key("Escape")
+            self.click_tab("Loop Nest")
+            self.click_tab("Layer")
+            self.settle(1.0)
+            self.check_readable("the README screenshot")
+            window = subprocess.run(["xdotool", "search", "--name", " — LayerFuse$"],
+                                    env=self.env, check=True, capture_output=True,
+                                    text=True).stdout.split()[0]
+            subprocess.run(["import", "-window", window, self.args.readme_screenshot],
+                           env=self.env, check=True)
+            print("  README screenshot", self.args.readme_screenshot, flush=True)
         self.key("ctrl+z")
         self.wait_for("the undone Auto-fuse", lambda r: r["groups"] == start_groups - 1, 20)
         self.key("F1")
@@ -265,6 +282,8 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--onnx", help="an ONNX model for the import step")
     parser.add_argument("--size", default="1280x800", help="screen size, e.g. 1920x1080")
+    parser.add_argument("--readme-screenshot", metavar="PNG",
+                        help="also write the README's screenshot (docs/screenshot.png)")
     args = parser.parse_args()
     missing = [t for t in TOOLS if shutil.which(t) is None]
     if missing:

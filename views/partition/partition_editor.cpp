@@ -79,6 +79,11 @@ PartitionEditor::PartitionEditor(QWidget* parent) : QWidget(parent) {
     hint_->setWordWrap(true);
     hint_->setEnabled(false);
     v->addWidget(hint_);
+    // Why the last drag changed nothing (until the next edit).
+    snapNote_ = new QLabel(body);
+    snapNote_->setObjectName(QStringLiteral("partitionSnapNote"));
+    snapNote_->setWordWrap(true);
+    v->addWidget(snapNote_);
 
     auto* split = new QSplitter(Qt::Vertical, body);
     kindPages_ = new QStackedWidget(split);
@@ -94,6 +99,8 @@ PartitionEditor::PartitionEditor(QWidget* parent) : QWidget(parent) {
             [this](LayerId id, SubArray r, bool resized, int mergeId) {
                 onSubArrayEdited(id, r, resized, mergeId);
             });
+    connect(canvas_, &SubArrayCanvas::dragSnappedBack, this,
+            [this](LayerId, const QString& why) { snapNote_->setText(why); });
     connect(canvas_, &SubArrayCanvas::layerClicked, this, [this](LayerId id) {
         emit selectionRequested(StudioSelection{{id}, group_});
     });
@@ -131,6 +138,7 @@ PartitionEditor::PartitionEditor(QWidget* parent) : QWidget(parent) {
 
 void PartitionEditor::setState(const StudioState& state) {
     state_ = state;
+    snapNote_->clear();
     refresh();
 }
 
