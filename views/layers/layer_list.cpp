@@ -2,6 +2,7 @@
 
 #include "graph/graph_labels.h"
 #include "metrics/units.h"
+#include "text_fit/column_fit.h"
 
 #include <QEvent>
 #include <QHeaderView>
@@ -158,30 +159,11 @@ bool LayerList::eventFilter(QObject* watched, QEvent* event) {
 }
 
 void LayerList::fitColumns() {
-    QHeaderView* header = view_->horizontalHeader();
-    const int columns = LayerTableModel::ColumnCount;
-    std::vector<int> need(size_t(columns), 0);
-    for (int c = 0; c < columns; ++c)
-        need[size_t(c)] =
-            std::max(static_cast<const QAbstractItemView*>(view_)->sizeHintForColumn(c),
-                     header->sectionSizeHint(c));
     // Long group names ("layer1.1.conv1..layer2.0.add") are elided, whole in the tooltip.
-    need[size_t(LayerTableModel::Group)] =
-        std::min(need[size_t(LayerTableModel::Group)],
-                 view_->fontMetrics().horizontalAdvance(QStringLiteral("layer1.1..2.0.add")));
-    const int avail = view_->viewport()->width();
-    const int nameLeast =
-        std::min(need[0], view_->fontMetrics().horizontalAdvance(QStringLiteral("layer1.0.con…")));
-    // The figures that fit whole beside the shortest name, in column order.
-    int used = 0, shown = 1;
-    while (shown < columns && nameLeast + used + need[size_t(shown)] <= avail)
-        used += need[size_t(shown++)];
-    for (int c = 1; c < columns; ++c)
-        header->resizeSection(c, need[size_t(c)]);
-    // The name takes the rest, so that the next column starts right at the edge (scrolled to,
-    // never cut); with every column in sight it is never narrower than its longest name.
-    const int rest = std::max(nameLeast, avail - used);
-    header->resizeSection(0, shown == columns ? std::max(need[0], rest) : rest);
+    const QFontMetrics fm = view_->fontMetrics();
+    fitColumnsToView(view_, LayerTableModel::Name,
+                     fm.horizontalAdvance(QStringLiteral("layer1.0.con…")), LayerTableModel::Group,
+                     fm.horizontalAdvance(QStringLiteral("layer1.1..2.0.add")));
 }
 
 void LayerList::setSelection(const StudioSelection& selection) {

@@ -53,8 +53,8 @@ class LayerList : public QWidget {
 
   private:
     void onViewSelectionChanged();
-    // Sizes the columns so that those in sight are whole: the layer name (elided in the
-    // middle, whole in its tooltip) takes what the leading figures leave.
+    // The columns in sight are whole: the layer name (elided in the middle, whole in its
+    // tooltip) takes what the leading figures leave (fitColumnsToView).
     void fitColumns();
 
     LayerTableModel* model_;

@@ -1,12 +1,12 @@
 #include "controllers/automation_report.h"
 
-#include "audit/clipped_text.h"
 #include "graph/graph_canvas.h"
 #include "graph/graph_items.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "qt_text.h"
 #include "studio/studio.h"
+#include "text_fit/clipped_text.h"
 
 #include <QAbstractButton>
 #include <QApplication>

@@ -52,10 +52,13 @@ void DockLayout::boundDockSizes() {
 }
 
 void DockLayout::applyDefaultSizes() {
+    const QScreen* screen = window_->screen() ? window_->screen() : QApplication::primaryScreen();
+    applyDefaultSizes(screen ? screen->availableGeometry() : QRect(0, 0, 1280, 800));
+}
+
+void DockLayout::applyDefaultSizes(const QRect& avail) {
     // The window: 1280 × 800 where the screen has room, else most of the screen; on a large
     // screen a larger share of it.
-    const QScreen* screen = window_->screen() ? window_->screen() : QApplication::primaryScreen();
-    const QRect avail = screen ? screen->availableGeometry() : QRect(0, 0, 1280, 800);
     int w = std::max(1280, avail.width() * 9 / 10), h = std::max(800, avail.height() * 9 / 10);
     if (avail.width() >= 1280) w = std::min(w, avail.width());
     if (avail.height() >= 800) h = std::min(h, avail.height());

@@ -26,8 +26,10 @@ class DockLayout : public QObject {
 
     const ActionSet& actions() const { return actions_; }
 
-    // The window's size and the docks' for the screen it is on.
+    // The window's size and the docks' for the screen it is on, or for a screen whose
+    // available area is `available`.
     void applyDefaultSizes();
+    void applyDefaultSizes(const QRect& available);
     // The first-start arrangement: every dock back in its place and size.
     void resetLayout();
     void setPresenterMode(bool on);

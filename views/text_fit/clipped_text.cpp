@@ -1,4 +1,4 @@
-#include "audit/clipped_text.h"
+#include "text_fit/clipped_text.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemModel>
