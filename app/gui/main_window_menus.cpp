@@ -107,6 +107,8 @@ void MainWindow::createMenus() {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     add(help, {"manual", "shortcuts", "whatsThis"});
     help->addSeparator();
+    add(help, {"reproducePapers"});
+    help->addSeparator();
     add(help, {"about"});
 }
 
