@@ -170,6 +170,7 @@ class Walkthrough:
         self.key("ctrl+f")
         self.type_text("layer1.0.conv1")
         self.key("Return")
+        self.key("Escape")  # the completer's list, then the find bar
         self.key("Escape")
         self.settle(0.8)  # the find bar closes and the canvas moves up: fresh positions
         r = self.wait_for("both layers in sight", lambda r: "layer1.0.conv1" in r["nodes"]
@@ -216,6 +217,7 @@ class Walkthrough:
             self.key("ctrl+f")
             self.type_text("layer2.1.conv2")
             self.key("Return")
+            self.key("Escape")  # the completer's list, then the find bar
             self.key("Escape")
             self.click_tab("Loop Nest")
             self.click_tab("Layer")
