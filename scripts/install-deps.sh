@@ -15,12 +15,10 @@ packages=(
     clang-format
     locales
     fonts-dejavu-core
+    # The walkthrough test drives the real window under a virtual display: Xvfb, a window
+    # manager, xdotool to click and type, ImageMagick's import for screenshots.
+    xvfb xauth openbox xdotool imagemagick
 )
-# For trying the real window under a virtual display (optional for tests): Xvfb, a window
-# manager, xdotool to click and type, ImageMagick's import for screenshots.
-if [[ "${1:-}" == "--with-screenshots" ]]; then
-    packages+=(xvfb xauth imagemagick openbox xdotool)
-fi
 
 missing=()
 for p in "${packages[@]}"; do

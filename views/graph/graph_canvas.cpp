@@ -1,5 +1,7 @@
 #include "graph/graph_canvas.h"
 
+#include "graph/graph_items.h"
+#include "graph/graph_overview.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "graph/heat_legend.h"
@@ -27,7 +29,7 @@ namespace lf::graph {
 
 namespace {
 constexpr double kSceneMargin = 400; // room to scroll past the graph (keeps anchoring possible)
-constexpr double kReadableZoom = 0.55;
+constexpr double kReadableZoom = GraphView::kReadableZoom;
 } // namespace
 
 GraphCanvas::GraphCanvas(QWidget* parent) : QWidget(parent) {
@@ -65,6 +67,7 @@ GraphCanvas::GraphCanvas(QWidget* parent) : QWidget(parent) {
     layout->addWidget(view_, 1);
 
     legend_ = new HeatLegend(view_);
+    overview_ = new GraphOverview(view_, scene_, view_);
     notice_ = new QLabel(view_);
     notice_->setWordWrap(true);
     notice_->setAlignment(Qt::AlignCenter);
@@ -170,7 +173,32 @@ void GraphCanvas::setHighlightedGroups(const QList<int>& groups) {
 }
 
 void GraphCanvas::setSelection(const StudioSelection& selection) {
+    // A selection made elsewhere (the Layers dock, Find, a chart) brings its layers into
+    // sight; one made on the canvas is in sight already, so nothing moves.
+    const bool changed = !(selection == scene_->selection());
     scene_->setSelection(selection);
+    if (changed) revealSelection();
+}
+
+void GraphCanvas::revealSelection() {
+    const StudioSelection sel = scene_->selection();
+    std::vector<LayerId> layers = sel.layers;
+    const Schedule& schedule = scene_->state().schedule;
+    if (layers.empty() && sel.group >= 0 && size_t(sel.group) < schedule.groups.size())
+        layers = schedule.groups[size_t(sel.group)].layers;
+    QRectF target;
+    for (LayerId id : layers)
+        if (NodeItem* n = scene_->node(id)) target |= n->sceneBoundingRect();
+    if (target.isEmpty()) return;
+    const QRectF seen = view_->mapToScene(view_->viewport()->rect()).boundingRect();
+    if (seen.contains(target)) return;
+    if (view_->zoom() < kReadableZoom) view_->setZoom(kReadableZoom);
+    const QRectF now = view_->mapToScene(view_->viewport()->rect()).boundingRect();
+    if (target.width() <= now.width() - 80 && target.height() <= now.height() - 80)
+        view_->ensureVisible(target, 40, 40);
+    else // larger than the view: its first layer in the middle
+        view_->centerOn(scene_->node(layers.front())->sceneBoundingRect().center());
+    overview_->refresh();
 }
 
 void GraphCanvas::setColorBy(ColorBy mode) {
@@ -341,6 +369,7 @@ void GraphCanvas::placeOverlays() {
     legend_->resize(legend_->sizeHint());
     legend_->move(view_->viewport()->width() - legend_->width() - 12, 12);
     legend_->raise();
+    overview_->refresh();
 }
 
 void GraphCanvas::resizeEvent(QResizeEvent* event) {

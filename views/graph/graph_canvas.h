@@ -17,6 +17,7 @@ class QToolButton;
 
 namespace lf::graph {
 
+class GraphOverview;
 class GraphScene;
 class GraphView;
 class HeatLegend;
@@ -44,6 +45,10 @@ class GraphCanvas : public QWidget {
     // Scroll position as the scene point at the viewport centre (saved in projects).
     QPointF viewCenter() const;
     void setViewCenter(const QPointF& scenePos);
+
+    // Scrolls the selected layers (or group) into sight, at a readable zoom.
+    void revealSelection();
+    GraphOverview* overview() const { return overview_; }
 
     // Find a layer by (part of) its name: selects it and centres it. False when not found.
     bool findLayer(const QString& name);
@@ -83,6 +88,7 @@ class GraphCanvas : public QWidget {
     GraphScene* scene_;
     GraphView* view_;
     HeatLegend* legend_;
+    GraphOverview* overview_;
     QLabel* notice_; // over the view when the network is too large to draw
     QWidget* findBar_;
     QLineEdit* findEdit_;

@@ -33,7 +33,7 @@ class ExchangeController : public QObject {
   public:
     explicit ExchangeController(Studio* studio, QObject* parent = nullptr);
 
-    // importSchedule, importOnnx and one action per export format.
+    // importSchedule, importOnnx, onnxReport and one action per export format.
     const ActionSet& actions() const { return actions_; }
     // The export actions in the order of exportFormats().
     QList<QAction*> exportActions() const;
