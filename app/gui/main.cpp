@@ -1,4 +1,5 @@
 // layerfuse: the studio. `layerfuse [PROJECT | NETWORK | EXAMPLE]`.
+#include "controllers/edit_script.h"
 #include "controllers/files_controller.h"
 #include "controllers/recovery_controller.h"
 #include "examples/bundled.h"
@@ -64,7 +65,12 @@ int main(int argc, char** argv) {
         QStringLiteral("quit-after-first-paint"),
         QStringLiteral("Quit as soon as the graph has been painted; print the time since start "
                        "(startup benchmark)."));
-    parser.addOptions({themeOption, resetLayout, noRecovery, quitAfterPaint});
+    QCommandLineOption editsFromStdin(
+        QStringLiteral("edits-from-stdin"),
+        QStringLiteral("Apply fusion edits read from standard input, one a line (fuse, split, "
+                       "ungroup, undo, redo), answering each on standard output."));
+    editsFromStdin.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOptions({themeOption, resetLayout, noRecovery, quitAfterPaint, editsFromStdin});
     parser.process(app);
 
     const bool timing = parser.isSet(quitAfterPaint);
@@ -94,5 +100,7 @@ int main(int argc, char** argv) {
     if (!first.isEmpty() && !window.files()->openPath(first) && !args.isEmpty())
         window.files()->openPath(defaultExample());
     if (!timing) QTimer::singleShot(0, &window, [&window] { window.recovery()->offerRecovery(); });
+    lf::EditScript script(window.studio());
+    if (parser.isSet(editsFromStdin)) script.followStandardInput();
     return app.exec();
 }
