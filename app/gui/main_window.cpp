@@ -8,6 +8,7 @@
 #include "controllers/help_controller.h"
 #include "controllers/onnx_import_flow.h"
 #include "controllers/recovery_controller.h"
+#include "controllers/repro_controller.h"
 #include "controllers/teaching_controller.h"
 #include "graph/graph_canvas.h"
 #include "hardware/hardware_editor.h"
@@ -62,6 +63,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     automation_ = new AutomationController(studio_, this);
     teaching_ = new TeachingController(studio_, this);
     help_ = new HelpController(studio_, this);
+    repro_ = new ReproController(studio_, this);
     createDocks();
     createThemeActions();
     createMenus();
@@ -103,7 +105,7 @@ graph::GraphCanvas* MainWindow::canvas() const {
 QAction* MainWindow::action(const QString& name) const {
     for (const ActionSet* set :
          {&actions_, &canvasPanel_->actions(), &edits_->actions(), &files_->actions(),
-          &exchange_->actions(), &automation_->actions(), &help_->actions()})
+          &exchange_->actions(), &automation_->actions(), &help_->actions(), &repro_->actions()})
         if (QAction* a = set->get(name)) return a;
     return nullptr;
 }

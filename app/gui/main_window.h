@@ -27,6 +27,7 @@ class EditController;
 class ExchangeController;
 class FilesController;
 class HelpController;
+class ReproController;
 class LayerList;
 class RecoveryController;
 class StatusPanel;
@@ -97,6 +98,7 @@ class MainWindow : public QMainWindow {
     AutomationController* automation_ = nullptr;
     TeachingController* teaching_ = nullptr;
     HelpController* help_ = nullptr;
+    ReproController* repro_ = nullptr;
 
     QList<QDockWidget*> docks_; // in the order View ▸ Panels lists them
     QDockWidget* tsoDock_ = nullptr;

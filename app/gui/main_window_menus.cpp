@@ -104,6 +104,8 @@ void MainWindow::createMenus() {
     optimize->addAction(tsoDock_->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    add(help, {"reproducePapers"});
+    help->addSeparator();
     add(help, {"about"});
 }
 

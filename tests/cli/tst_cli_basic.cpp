@@ -362,7 +362,7 @@ class TestCliBasic : public QObject {
         QFETCH(QString, mentions);
         const Run r = cli(args);
         QVERIFY_RUN(r, 2);
-        QVERIFY2(r.err.find(mentions.toStdString()) != std::string::npos, describe(r).c_str());
+        QVERIFY2(r.err.find(mentions.toStdString()) != std::string::npos, r.describe().c_str());
         QCOMPARE(r.out, std::string());
     }
 };
