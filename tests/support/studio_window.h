@@ -6,6 +6,8 @@
 #pragma once
 
 #include "controllers/files_controller.h"
+#include "graph/graph_canvas.h"
+#include "graph/graph_scene.h"
 #include "main_window.h"
 #include "studio/studio.h"
 
