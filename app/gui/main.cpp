@@ -1,5 +1,6 @@
 // layerfuse: the studio. `layerfuse [PROJECT | NETWORK | EXAMPLE]`.
 #include "controllers/automation_report.h"
+#include "controllers/edit_script.h"
 #include "controllers/files_controller.h"
 #include "controllers/recovery_controller.h"
 #include "examples/bundled.h"
@@ -70,7 +71,13 @@ int main(int argc, char** argv) {
         QStringLiteral("Keep FILE up to date with what the window shows as JSON: open dialogs, "
                        "texts that do not fit, where layers and dock tabs are (for scripts)."),
         QStringLiteral("file"));
-    parser.addOptions({themeOption, resetLayout, noRecovery, quitAfterPaint, uiReport});
+    QCommandLineOption editsFromStdin(
+        QStringLiteral("edits-from-stdin"),
+        QStringLiteral("Apply fusion edits read from standard input, one a line (fuse, split, "
+                       "ungroup, undo, redo), answering each on standard output."));
+    editsFromStdin.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOptions(
+        {themeOption, resetLayout, noRecovery, quitAfterPaint, uiReport, editsFromStdin});
     parser.process(app);
 
     const bool timing = parser.isSet(quitAfterPaint);
@@ -103,5 +110,7 @@ int main(int argc, char** argv) {
     if (!first.isEmpty() && !window.files()->openPath(first) && !args.isEmpty())
         window.files()->openPath(defaultExample());
     if (!timing) QTimer::singleShot(0, &window, [&window] { window.recovery()->offerRecovery(); });
+    lf::EditScript script(window.studio());
+    if (parser.isSet(editsFromStdin)) script.followStandardInput();
     return app.exec();
 }

@@ -38,7 +38,7 @@ class MainWindow : public QMainWindow {
   public:
     struct Options {
         bool restoreSettings = true; // window geometry, dock layout, theme from QSettings
-        bool autosave = true;        // recovery file every minute while modified
+        bool autosave = true;        // recovery files a few seconds after each edit
         bool offerRecovery = true;   // ask to restore files left by a crashed session
         QString recoveryDirectory;   // empty: AppLocalDataLocation/recovery
     };

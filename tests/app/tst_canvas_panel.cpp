@@ -45,7 +45,7 @@ struct Session {
         QTest::qWait(20); // dock sizes settle
     }
     template <class F> bool waitFor(F&& f) {
-        return test::editAndWait(w.studio(), std::forward<F>(f), 10000);
+        return test::editAndWait(w, std::forward<F>(f), 10000);
     }
     LayerId id(const char* name) const { return w.document()->network().find(name); }
     GraphView* view() const { return w.canvas()->view(); }

@@ -6,8 +6,13 @@
 #include "graph/color_scale.h"
 #include "studio_state.h"
 
+#include "graph/graph_scene.h"
+
 #include <QList>
+#include <QPointF>
 #include <QWidget>
+
+#include <optional>
 
 class QAction;
 class QCompleter;
@@ -62,6 +67,10 @@ class GraphCanvas : public QWidget {
     bool exportPng(const QString& path, QString* error) const;
     QImage renderImage(double scale) const;
 
+    // Layouts on a thread of their own (the studio): the previous picture stays until the
+    // new layout arrives (layoutApplied). Off by default: setState() lays out at once.
+    void setAsyncLayout(bool on);
+
     GraphScene* scene() const { return scene_; }
     GraphView* view() const { return view_; }
     double lastLayoutMs() const { return lastLayoutMs_; }
@@ -72,6 +81,8 @@ class GraphCanvas : public QWidget {
     void statusMessage(const QString& message);
     void zoomChanged(double zoom);
     void firstPaint();
+    // An asynchronous layout reached the canvas.
+    void layoutApplied();
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -79,6 +90,8 @@ class GraphCanvas : public QWidget {
     bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
+    void captureAnchor();
+    void afterLayout(const GraphScene::Update& update);
     QString tooLargeMessage() const;
     void placeOverlays();
     void updateSceneRect();
@@ -95,7 +108,9 @@ class GraphCanvas : public QWidget {
     QCompleter* completer_ = nullptr;
     QList<QAction*> contextActions_;
     double lastLayoutMs_ = 0;
-    bool pendingInitialView_ = false;
+    LayerId anchor_ = kNoLayer;
+    QPointF anchorViewport_;
+    std::optional<QPointF> pendingCenter_;
 };
 
 } // namespace lf::graph

@@ -240,7 +240,7 @@ void GraphView::contextMenuEvent(QContextMenuEvent* event) {
 
 void GraphView::paintEvent(QPaintEvent* event) {
     QGraphicsView::paintEvent(event);
-    if (!painted_ && !scene_->nodes().empty()) {
+    if (!painted_ && !scene_->nodes().empty() && scene_->graphRect().isValid()) {
         painted_ = true;
         emit firstPaint();
     }
