@@ -7,6 +7,7 @@
 #include "examples/bundled.h"
 #include "io/exports/stream_export.h"
 #include "io/exports/timeloop_export.h"
+#include "io/exports/zigzag_export.h"
 #include "io/schedule_yaml.h"
 #include "metrics/metrics_io.h"
 #include "models/evaluate.h"
@@ -175,7 +176,7 @@ Runner addExportCommand(CLI::App& app) {
            "timeloop: one problem+mapping file per unfused conv/fc layer; stream: workload, "
            "mapping and layer_stacks; csv, json: the metrics as `evaluate` prints them")
         ->required()
-        ->check(CLI::IsMember({"timeloop", "stream", "csv", "json"}));
+        ->check(CLI::IsMember({"timeloop", "zigzag", "stream", "csv", "json"}));
     sub->add_option(
         "-o,--output", o->output,
         "Output file ('-' or none: standard output); for timeloop without --layer, a directory");
@@ -190,6 +191,11 @@ Runner addExportCommand(CLI::App& app) {
             printError("--layer applies to --format timeloop only");
             return int(kUsage);
         }
+        if (o->format == "zigzag" && (o->output.empty() || o->output == "-")) {
+            printError("--format zigzag writes workload.yaml, accelerator.yaml and mapping.yaml: "
+                       "give -o DIR");
+            return int(kUsage);
+        }
         if (o->format == "timeloop" && o->layer.empty() &&
             (o->output.empty() || o->output == "-")) {
             printError("--format timeloop writes one file per layer: give -o DIR (or --layer NAME "
@@ -199,6 +205,16 @@ Runner addExportCommand(CLI::App& app) {
         auto loaded = load(*o, hwOpt->count() > 0);
         if (!loaded) return int(kBadInput);
         if (o->format == "timeloop") return exportTimeloopFiles(*o, *loaded);
+        if (o->format == "zigzag") {
+            auto paths = writeZigZagExport(o->output, loaded->net, loaded->hw, loaded->sched);
+            if (!paths) {
+                printError(paths.error().toString());
+                return int(kBadInput);
+            }
+            for (const std::string& p : *paths)
+                std::cout << p << '\n';
+            return int(kOk);
+        }
         if (o->format == "stream") {
             const StreamExport e = exportStream(loaded->net, loaded->hw, loaded->sched);
             for (const std::string& n : e.notes)

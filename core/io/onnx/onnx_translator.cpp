@@ -135,6 +135,7 @@ Value& Translator::emitLayer(const NodeCtx& c, Layer layer, const std::vector<co
     const std::string err = inferShape(layer, shapes);
     if (!err.empty()) invalid(err);
     layer.name = uniqueName(c.name);
+    layer.source_name = c.n.name();
     root_[layer.name] = layer.name;
     const int64_t batch = inputs.empty() || inputs[0]->dims.empty() ? 1 : inputs[0]->dims[0];
     Value& o = out(c, 0);
