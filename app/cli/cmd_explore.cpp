@@ -53,7 +53,8 @@ Runner addExploreCommand(CLI::App& app) {
     auto* sub = app.add_subcommand(
         "explore", "Pareto front of DRAM accesses, buffer and MACs (ConvFusion DSE)");
     sub->add_option("NETWORK", o->network, "Network: .net.yaml file or bundled name")->required();
-    sub->add_option("--hardware", o->hardware, "Hardware: .hw.yaml file or bundled preset")
+    sub->add_option("--hardware", o->hardware,
+                    "Hardware: .hw.yaml file, ZigZag accelerator YAML or bundled preset")
         ->capture_default_str();
     sub->add_option("--max-depth", o->depth, "Longest fused segment, in layers")
         ->check(CLI::Range(1, 64))

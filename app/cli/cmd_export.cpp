@@ -1,10 +1,11 @@
 // `layerfuse-cli export`: a schedule's metrics (CSV, JSON) or its mapping for other tools —
-// per-layer Timeloop problem + mapping files, a Stream-style workload/mapping/layer_stacks
-// file (docs/file-formats.md).
+// per-layer Timeloop problem + mapping files, ZigZag's workload / accelerator / mapping,
+// Stream's ONNX workload / mapping / accelerator (docs/file-formats.md).
 #include "commands.h"
 #include "onnx_options.h"
 
 #include "examples/bundled.h"
+#include "io/exports/export_files.h"
 #include "io/exports/stream_export.h"
 #include "io/exports/timeloop_export.h"
 #include "io/exports/zigzag_export.h"
@@ -100,6 +101,17 @@ int emit(const std::string& output, const std::string& text) {
     return writeText(output, text) ? kOk : kBadInput;
 }
 
+// Prints each written path (or the error) and returns the exit code.
+int printPaths(const Result<std::vector<std::string>>& paths) {
+    if (!paths) {
+        printError(paths.error().toString());
+        return kBadInput;
+    }
+    for (const std::string& p : *paths)
+        std::cout << p << '\n';
+    return kOk;
+}
+
 int exportTimeloopFiles(const ExportOpts& o, const Loaded& l) {
     namespace fs = std::filesystem;
     if (!o.layer.empty()) {
@@ -162,24 +174,27 @@ int exportTimeloopFiles(const ExportOpts& o, const Loaded& l) {
 Runner addExportCommand(CLI::App& app) {
     auto o = std::make_shared<ExportOpts>();
     auto* sub = app.add_subcommand(
-        "export", "Export a schedule's metrics (csv, json) or its mapping for Timeloop or Stream");
+        "export",
+        "Export a schedule's metrics (csv, json) or its mapping for Timeloop, ZigZag or Stream");
     sub->add_option("NETWORK", o->network, "Network: .net.yaml or .onnx file, or bundled name")
         ->required();
-    auto* hwOpt = sub->add_option(
-        "--hardware", o->hardware,
-        "Hardware: .hw.yaml file or bundled preset (default: the schedule's, else " +
-            std::string(kDefaultHardware) + ")");
+    auto* hwOpt = sub->add_option("--hardware", o->hardware,
+                                  "Hardware: .hw.yaml file, ZigZag accelerator YAML or bundled "
+                                  "preset (default: the schedule's, else " +
+                                      std::string(kDefaultHardware) + ")");
     sub->add_option("--schedule", o->schedule,
                     "Schedule: .sched.yaml file (default: the default schedule)");
     sub->add_option(
            "--format", o->format,
-           "timeloop: one problem+mapping file per unfused conv/fc layer; stream: workload, "
-           "mapping and layer_stacks; csv, json: the metrics as `evaluate` prints them")
+           "timeloop: one problem+mapping file per unfused conv/fc layer; zigzag: "
+           "workload.yaml, accelerator.yaml, mapping.yaml; stream: workload.onnx, mapping.yaml, "
+           "accelerator.yaml; csv, json: the metrics as `evaluate` prints them")
         ->required()
         ->check(CLI::IsMember({"timeloop", "zigzag", "stream", "csv", "json"}));
     sub->add_option(
         "-o,--output", o->output,
-        "Output file ('-' or none: standard output); for timeloop without --layer, a directory");
+        "Output file ('-' or none: standard output); a directory for zigzag, stream and "
+        "timeloop without --layer");
     sub->add_option("--layer", o->layer, "timeloop: export only this layer");
     sub->add_flag("--apply-by-name", o->byName,
                   "Apply a schedule made for another network to the layers whose names match");
@@ -196,6 +211,11 @@ Runner addExportCommand(CLI::App& app) {
                        "give -o DIR");
             return int(kUsage);
         }
+        if (o->format == "stream" && (o->output.empty() || o->output == "-")) {
+            printError("--format stream writes workload.onnx, mapping.yaml and accelerator.yaml: "
+                       "give -o DIR");
+            return int(kUsage);
+        }
         if (o->format == "timeloop" && o->layer.empty() &&
             (o->output.empty() || o->output == "-")) {
             printError("--format timeloop writes one file per layer: give -o DIR (or --layer NAME "
@@ -206,20 +226,27 @@ Runner addExportCommand(CLI::App& app) {
         if (!loaded) return int(kBadInput);
         if (o->format == "timeloop") return exportTimeloopFiles(*o, *loaded);
         if (o->format == "zigzag") {
-            auto paths = writeZigZagExport(o->output, loaded->net, loaded->hw, loaded->sched);
-            if (!paths) {
-                printError(paths.error().toString());
-                return int(kBadInput);
-            }
-            for (const std::string& p : *paths)
-                std::cout << p << '\n';
-            return int(kOk);
-        }
-        if (o->format == "stream") {
-            const StreamExport e = exportStream(loaded->net, loaded->hw, loaded->sched);
+            const ZigZagExport e = exportZigZag(loaded->net, loaded->hw, loaded->sched);
             for (const std::string& n : e.notes)
                 std::cerr << "note: " << n << '\n';
-            return emit(o->output, e.text);
+            return printPaths(
+                writeFilesToDirectory(o->output, {{kZigZagWorkloadFile, e.workload},
+                                                  {kZigZagAcceleratorFile, e.accelerator},
+                                                  {kZigZagMappingFile, e.mapping}}));
+        }
+        if (o->format == "stream") {
+            auto e = exportStream(loaded->net, loaded->hw, loaded->sched);
+            if (!e) {
+                printError(e.error().toString());
+                return int(kBadInput);
+            }
+            for (const std::string& n : e->notes)
+                std::cerr << "note: " << n << '\n';
+            auto paths =
+                writeFilesToDirectory(o->output, {{kStreamWorkloadFile, e->workload},
+                                                  {kStreamMappingFile, e->mapping},
+                                                  {kStreamAcceleratorFile, e->accelerator}});
+            return printPaths(paths);
         }
         EvaluateOptions eo;
         eo.burst_aware = !o->noburst;

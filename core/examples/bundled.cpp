@@ -2,6 +2,7 @@
 
 #include "io/hardware_yaml.h"
 #include "io/network_yaml.h"
+#include "io/zigzag_hardware_yaml.h"
 
 #include <filesystem>
 
@@ -71,7 +72,7 @@ Result<Network> resolveNetwork(const std::string& arg, const OnnxImportOptions& 
 
 Result<Hardware> resolveHardware(const std::string& arg) {
     std::error_code ec;
-    if (std::filesystem::is_regular_file(arg, ec)) return loadHardwareYamlFile(arg);
+    if (std::filesystem::is_regular_file(arg, ec)) return loadHardwareFile(arg);
     if (findBundled(BundledKind::hardware, arg)) return loadBundledHardware(arg);
     return Error(
         arg, {},

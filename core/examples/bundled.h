@@ -37,6 +37,7 @@ Result<Hardware> loadBundledHardware(std::string_view name);
 
 // A NETWORK / HW argument: an existing file path, else a bundled short name. Network files
 // ending in `.onnx` are imported (with `onnx` options); others are read as network YAML.
+// Hardware files are LayerFuse hardware YAML or ZigZag accelerators (io/zigzag_hardware_yaml.h).
 Result<Network> resolveNetwork(const std::string& arg);
 Result<Network> resolveNetwork(const std::string& arg, const OnnxImportOptions& onnx,
                                OnnxImportReport* report = nullptr);

@@ -105,6 +105,7 @@ class GraphWriter {
         onnx::NodeProto* n = g_->add_node();
         n->set_op_type(op);
         n->set_name(uniqueNode(name));
+        if (report_) report_->nodes.push_back({current_, n->name(), op});
         return n;
     }
 
@@ -217,6 +218,7 @@ class GraphWriter {
     }
 
     Status writeLayer(LayerId id) {
+        current_ = id;
         const Layer& l = net_.layer(id);
         const std::string nodeName = onnxNodeName(l);
         const std::vector<LayerId>& ops = l.operandIds();
@@ -314,6 +316,7 @@ class GraphWriter {
     onnx::GraphProto* g_;
     OnnxExportReport* report_;
     int act_, wt_;
+    LayerId current_ = kNoLayer; // the layer whose nodes are being written
     std::set<std::string> taken_, nodeNames_;
     std::map<LayerId, std::string> out_, flatView_, fourView_;
     std::map<LayerId, bool> flat_;

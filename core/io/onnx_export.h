@@ -29,9 +29,16 @@ struct OnnxExportOptions {
     bool stream_activations_only = false;
 };
 
-// What the export left out, one sentence each.
+// What the export wrote and left out.
 struct OnnxExportReport {
-    std::vector<std::string> notes;
+    // Every node, in graph order, with the layer it belongs to (a layer's own operator, the
+    // Flatten or Reshape that adapts its input or output, its activation).
+    struct Node {
+        LayerId layer = kNoLayer;
+        std::string name, op_type;
+    };
+    std::vector<Node> nodes;
+    std::vector<std::string> notes; // what was left out, one sentence each
 };
 
 // The element type of `bits`-wide values: int8 up to 8 bits, int16 up to 16, else float32.

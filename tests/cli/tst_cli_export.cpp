@@ -1,6 +1,7 @@
 // `layerfuse-cli export` end to end: Timeloop files into a directory or one layer to
-// standard output, the Stream-style file, metrics CSV/JSON identical to `evaluate`, and the
-// exit codes (1 with FILE:LINE:COLUMN for bad input, 2 for usage errors).
+// standard output, the ZigZag and Stream directories, `convert` to ONNX and back, metrics
+// CSV/JSON identical to `evaluate`, and the exit codes (1 with FILE:LINE:COLUMN for bad
+// input, 2 for usage errors).
 #include "test_support.h"
 
 #include <QDir>
@@ -117,20 +118,86 @@ class TestCliExport : public QObject {
         QVERIFY_CONTAINS(missing.err, "no layer named 'conv9'");
     }
 
-    void streamFile() {
+    // Stream: workload.onnx, mapping.yaml and accelerator.yaml in the directory, one fused
+    // group with both convolutions (and conv1's ReLU between them).
+    void streamDirectory() {
         QTemporaryDir dir;
         const QString sched = writeText(dir, "fused.sched.yaml", kFused);
-        const QString out = dir.filePath("l2net.stream.yaml");
+        const QString out = dir.filePath("stream");
         const Run r =
             cli({"export", "l2net", "--schedule", sched, "--format", "stream", "-o", out});
         QVERIFY2(r.code == 0, r.err.c_str());
-        const YAML::Node doc = YAML::Load(readText(out));
-        QCOMPARE(doc["workload"].size(), size_t(2));
-        QCOMPARE(doc["layer_stacks"].size(), size_t(1));
-        QCOMPARE(doc["layer_stacks"][0].as<std::vector<int>>(), (std::vector<int>{0, 1}));
-        // conv1: 3 -> 4 channels, 18x18 outputs of a 20x20 input, 3x3 kernel.
-        QCOMPARE(doc["workload"][0]["loop_sizes"].as<std::vector<int>>(),
-                 (std::vector<int>{1, 4, 3, 18, 18, 3, 3}));
+        QVERIFY_CONTAINS(r.out, "workload.onnx");
+        QVERIFY(QFile::exists(out + "/workload.onnx"));
+        const YAML::Node mapping = YAML::Load(readText(out + "/mapping.yaml"));
+        QCOMPARE(mapping["fused_groups"].size(), size_t(1));
+        const auto layers = mapping["fused_groups"][0]["layers"].as<std::vector<std::string>>();
+        QCOMPARE(layers.front(), std::string("conv1"));
+        QCOMPARE(layers.back(), std::string("conv2"));
+        const YAML::Node acc = YAML::Load(readText(out + "/accelerator.yaml"));
+        QCOMPARE(acc["offchip_core_id"].as<int>(), 1);
+        // A network Stream has no parser for is refused with the reason, nothing written.
+        const Run mb =
+            cli({"export", "mobilenetv2", "--format", "stream", "-o", dir.filePath("mb")});
+        QCOMPARE(mb.code, 1);
+        QVERIFY_CONTAINS(mb.err, "depthwise");
+        QVERIFY(!QFile::exists(dir.filePath("mb/workload.onnx")));
+    }
+
+    // ZigZag: the three files, and notes on standard error for what ZigZag cannot express.
+    void zigzagDirectory() {
+        QTemporaryDir dir;
+        const QString sched = writeText(dir, "fused.sched.yaml", kFused);
+        const QString out = dir.filePath("zz");
+        const Run r =
+            cli({"export", "l2net", "--schedule", sched, "--format", "zigzag", "-o", out});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        for (const char* f : {"workload.yaml", "accelerator.yaml", "mapping.yaml"}) {
+            QVERIFY_CONTAINS(r.out, f);
+            QVERIFY(QFile::exists(out + "/" + f));
+        }
+        QVERIFY_CONTAINS(r.err, "note: fusion group g0 (conv1, conv2) is costed by ZigZag layer "
+                                "by layer");
+        const YAML::Node mapping = YAML::Load(readText(out + "/mapping.yaml"));
+        QCOMPARE(mapping[mapping.size() - 1]["name"].as<std::string>(), std::string("default"));
+    }
+
+    // convert to .onnx and back: the same canonical network (the sha256 a schedule names).
+    void convertToOnnxAndBack() {
+        QTemporaryDir dir;
+        const QString onnx = dir.filePath("r.onnx");
+        const QString yaml = dir.filePath("r.net.yaml");
+        const Run to = cli({"convert", "resnet18", onnx});
+        QVERIFY2(to.code == 0, to.err.c_str());
+        const Run back = cli({"convert", onnx, yaml});
+        QVERIFY2(back.code == 0, back.err.c_str());
+        const Run a = cli({"evaluate", "resnet18", "--format", "json"});
+        const Run b = cli({"evaluate", yaml, "--format", "json"});
+        QVERIFY2(a.code == 0 && b.code == 0, (a.err + b.err).c_str());
+        const YAML::Node ja = YAML::Load(a.out), jb = YAML::Load(b.out);
+        QCOMPARE(jb["totals"]["macs"].as<int64_t>(), ja["totals"]["macs"].as<int64_t>());
+        QCOMPARE(jb["layers"].size(), ja["layers"].size());
+        const Run bad = cli({"convert", "resnet18", dir.filePath("no/such/dir/x.onnx")});
+        QCOMPARE(bad.code, 1);
+        QVERIFY_CONTAINS(bad.err, "cannot write file");
+    }
+
+    // A ZigZag accelerator wherever --hardware is accepted; one LayerFuse cannot take is bad
+    // input with FILE:LINE:COLUMN.
+    void zigzagAcceleratorAsHardware() {
+        const QString acc = lf::test::testData("zigzag/small_eyeriss.yaml");
+        const Run e = cli({"evaluate", "l2net", "--hardware", acc, "--format", "json"});
+        QVERIFY2(e.code == 0, e.err.c_str());
+        QCOMPARE(YAML::Load(e.out)["hardware"].as<std::string>(), std::string("small_eyeriss"));
+        QTemporaryDir dir;
+        const Run x = cli(
+            {"export", "l2net", "--hardware", acc, "--format", "zigzag", "-o", dir.filePath("zz")});
+        QVERIFY2(x.code == 0, x.err.c_str());
+        const QString imc = lf::test::testData("zigzag/imc.yaml");
+        const Run bad = cli({"evaluate", "l2net", "--hardware", imc});
+        QCOMPARE(bad.code, 1);
+        QVERIFY_CONTAINS(bad.err, imc.toStdString() + ":");
+        QVERIFY_CONTAINS(bad.err, "in-memory computing arrays are not supported");
     }
 
     // csv and json are the metrics exactly as `evaluate` prints them.
@@ -160,7 +227,7 @@ class TestCliExport : public QObject {
                       "format: layerfuse/network@1\nname: Bad\ninputs:\n"
                       "  - {name: image, channels: 3, height: 8, width: 8}\nlayers:\n" +
                           badLine + "\n");
-        const Run r = cli({"export", net, "--format", "stream"});
+        const Run r = cli({"export", net, "--format", "stream", "-o", dir.filePath("s")});
         QCOMPARE(r.code, 1);
         const std::string where =
             net.toStdString() + ":6:" + std::to_string(badLine.find("kernal") + 1) + ": ";
@@ -174,10 +241,12 @@ class TestCliExport : public QObject {
             {"export", "l2net", "--schedule", sched, "--format", "timeloop", "--layer", "conv2"});
         QCOMPARE(s.code, 1);
         QVERIFY_CONTAINS(s.err, sched.toStdString() + ":3:");
-        const Run w = cli(
-            {"export", "l2net", "--format", "stream", "-o", dir.filePath("no/such/dir/x.yaml")});
+        QFile blocker(dir.filePath("file"));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        const Run w = cli({"export", "l2net", "--format", "zigzag", "-o", dir.filePath("file/x")});
         QCOMPARE(w.code, 1);
-        QVERIFY_CONTAINS(w.err, "cannot write file");
+        QVERIFY_CONTAINS(w.err, "cannot create directory");
     }
 
     void usageErrors() {
@@ -188,6 +257,11 @@ class TestCliExport : public QObject {
         QVERIFY_CONTAINS(noDir.err, "-o DIR");
         QCOMPARE(cli({"export", "l2net", "--format", "csv", "--layer", "conv1"}).code,
                  2); // --layer: timeloop only
+        for (const char* format : {"zigzag", "stream"}) {
+            const Run r = cli({"export", "l2net", "--format", format}); // no -o DIR
+            QCOMPARE(r.code, 2);
+            QVERIFY_CONTAINS(r.err, "give -o DIR");
+        }
     }
 };
 

@@ -102,16 +102,18 @@ ZigZagExport exportZigZag(const Network& net, const Hardware& hw, const Schedule
     for (LayerId id = 0; id < net.size(); ++id)
         if (e.workload_id[size_t(id)] >= 0) layers.push_back(id);
 
+    std::vector<std::string> workloadNotes;
     for (const FusionGroup& g : s.groups) {
         if (g.layers.size() < 2) continue;
         std::string names;
         for (LayerId id : g.layers)
             names += (names.empty() ? "" : ", ") + net.layer(id).name;
-        e.notes.push_back("fusion group " + g.name + " (" + names +
-                          ") is costed by ZigZag layer by layer");
+        workloadNotes.push_back("fusion group " + g.name + " (" + names +
+                                ") is costed by ZigZag layer by layer");
     }
-    const std::vector<std::string> workloadNotes = zigzagWorkloadNotes(net);
-    e.notes.insert(e.notes.end(), workloadNotes.begin(), workloadNotes.end());
+    for (std::string& n : zigzagWorkloadNotes(net))
+        workloadNotes.push_back(std::move(n));
+    e.notes = workloadNotes;
 
     // LayerFuse sizes the buffer's sqrt / banked energy at the schedule's peak footprint.
     const Metrics metrics = evaluate(net, hw, s);

@@ -99,17 +99,17 @@ ZigZagLayerMapping zigzagLayerMapping(const Network& net, const Hardware& hw, La
     // Spatial: the array model's unrolling (models/rf_level.h), per axis.
     const ArrayUnroll au = arrayUnroll(d, df, hw.pe_array.cols, hw.pe_array.rows, hw.batch);
     std::map<std::string, int64_t> unroll; // ZigZag dim -> product of its unrolling
-    auto axis = [&](const std::vector<LoopDim>& listed, const std::vector<LoopDim>& dims, int pes,
-                    std::vector<ZigZagLoop>& out) {
+    auto axis = [&](const std::vector<LoopDim>& listed, int pes, std::vector<ZigZagLoop>& out) {
         int64_t lfExtent = 1;
         bool seen[7] = {};
         for (LoopDim l : listed) {
             if (seen[size_t(l)]) continue;
             seen[size_t(l)] = true;
-            lfExtent *= loopDimExtent(l, d, hw.batch);
-        }
-        for (LoopDim l : dims) {
+            const int64_t e = loopDimExtent(l, d, hw.batch);
             const int64_t u = au.u[size_t(l)];
+            lfExtent *= e;
+            m.spatial_cycles *= ceilDiv(e, u);
+            if (u <= 1) continue;
             const char* zz = zigzagDimOf(l, form);
             if (!*zz) {
                 m.notes.push_back(std::string("the dataflow's ") + loopDimName(l) +
@@ -118,7 +118,6 @@ ZigZagLayerMapping zigzagLayerMapping(const Network& net, const Hardware& hw, La
             }
             out.push_back({zz, u});
             unroll[zz] = unroll.count(zz) ? unroll[zz] * u : u;
-            m.spatial_cycles *= ceilDiv(loopDimExtent(l, d, hw.batch), u);
         }
         m.layerfuse_cycles *=
             ceilDiv(lfExtent, std::min<int64_t>(lfExtent, std::max<int64_t>(1, pes)));
@@ -127,8 +126,8 @@ ZigZagLayerMapping zigzagLayerMapping(const Network& net, const Hardware& hw, La
     std::vector<LoopDim> rowsListed;
     for (LoopDim l : df.rows)
         if (std::find(df.cols.begin(), df.cols.end(), l) == df.cols.end()) rowsListed.push_back(l);
-    axis(df.cols, au.cols, hw.pe_array.cols, m.d1);
-    axis(rowsListed, au.rows, hw.pe_array.rows, m.d2);
+    axis(df.cols, hw.pe_array.cols, m.d1);
+    axis(rowsListed, hw.pe_array.rows, m.d2);
     if (m.spatial_cycles != m.layerfuse_cycles)
         m.notes.push_back("the array model packs the unrolled dims of an axis as one product (" +
                           intText(m.layerfuse_cycles) +
