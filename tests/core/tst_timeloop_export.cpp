@@ -65,8 +65,8 @@ std::map<char, std::pair<int64_t, int64_t>> parseFactors(const std::string& s) {
         if (tok.size() < 3 || tok[1] != '=')
             throw std::runtime_error("bad factor token '" + tok + "'");
         const size_t comma = tok.find(',');
-        const int64_t f = std::stoll(tok.substr(2, comma == std::string::npos ? std::string::npos
-                                                                               : comma - 2));
+        const int64_t f =
+            std::stoll(tok.substr(2, comma == std::string::npos ? std::string::npos : comma - 2));
         const int64_t r = comma == std::string::npos ? f : std::stoll(tok.substr(comma + 1));
         out[tok[0]] = {f, r};
         pos = end + 1;
@@ -162,8 +162,10 @@ class TestTimeloopExport : public QObject {
         QCOMPARE(mappingEntry(doc, "Buffer", "temporal")["factors"].as<std::string>(),
                  std::string("R=3 S=3 P=5,1 Q=3,1 C=4 K=3,1 N=1"));
         // Timeloop's product rule gives back each dim.
-        const auto dram = parseFactors(mappingEntry(doc, "DRAM", "temporal")["factors"].as<std::string>());
-        const auto buf = parseFactors(mappingEntry(doc, "Buffer", "temporal")["factors"].as<std::string>());
+        const auto dram =
+            parseFactors(mappingEntry(doc, "DRAM", "temporal")["factors"].as<std::string>());
+        const auto buf =
+            parseFactors(mappingEntry(doc, "Buffer", "temporal")["factors"].as<std::string>());
         for (char dim : std::string("PQCK")) {
             const int64_t want = doc["problem"]["instance"][std::string(1, dim)].as<int64_t>();
             QCOMPARE((dram.at(dim).second - 1) * buf.at(dim).first + buf.at(dim).second, want);
