@@ -175,8 +175,8 @@ void StudioAutomation::createActions() {
                        tr("One Timeloop problem and mapping per unfused conv / fc layer")),
             &QAction::triggered, this, &StudioAutomation::exportTimeloopInteractively);
     connect(
-        makeAction(QStringLiteral("exportStream"), tr("Stream Mapping…"), {}, {},
-                   tr("The network as a Stream workload with the fusion groups as layer stacks")),
+        makeAction(QStringLiteral("exportStream"), tr("Stream Workload and Mapping…"), {}, {},
+                   tr("Stream's ONNX workload, mapping with the fusion groups, and accelerator")),
         &QAction::triggered, this, &StudioAutomation::exportStreamInteractively);
 
     // The window's schedule export and import become the complete ones (every layer and the

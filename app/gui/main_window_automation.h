@@ -71,7 +71,7 @@ class StudioAutomation : public QObject {
     bool exportSchedule(const QString& path, QString* error = nullptr);
     bool importSchedule(const QString& path, QString* error = nullptr);
     bool exportTimeloop(const QString& directory, QString* error = nullptr);
-    bool exportStream(const QString& path, QString* error = nullptr);
+    bool exportStream(const QString& directory, QString* error = nullptr);
 
     // Answers "apply this schedule of another network by layer names?". Unset: a dialog asks.
     std::function<bool(const ScheduleMismatch& mismatch)> applyByNamesPrompt;

@@ -243,20 +243,19 @@ bool StudioAutomation::exportTimeloop(const QString& directory, QString* error) 
     return true;
 }
 
-bool StudioAutomation::exportStream(const QString& path, QString* error) {
+bool StudioAutomation::exportStream(const QString& directory, QString* error) {
     const Document* doc = window_->document();
-    const StreamExport e = lf::exportStream(doc->network(), doc->hardware(), doc->schedule());
-    QString why;
-    if (!writeBytes(path, QByteArray::fromStdString(e.text), &why)) {
+    const auto paths = writeStreamExport(directory.toStdString(), doc->network(), doc->hardware(),
+                                         doc->schedule());
+    if (!paths) {
+        const QString why = q(paths.error());
         if (error) *error = why;
-        reportError(window_, tr("Cannot export the Stream mapping"), why);
+        reportError(window_, tr("Cannot export for Stream"), why);
         return false;
     }
-    QString message = tr("Saved the Stream mapping to %1").arg(QDir::toNativeSeparators(path));
-    if (!e.notes.empty())
-        message +=
-            tr(" (%n note(s) on layers Stream has no operator for)", nullptr, int(e.notes.size()));
-    say(message, 15000);
+    say(tr("Wrote the Stream workload, mapping and accelerator to %1")
+            .arg(QDir::toNativeSeparators(directory)),
+        15000);
     return true;
 }
 
@@ -267,10 +266,9 @@ void StudioAutomation::exportTimeloopInteractively() {
 }
 
 void StudioAutomation::exportStreamInteractively() {
-    const QString path = QFileDialog::getSaveFileName(window_, tr("Export Stream Mapping"),
-                                                      suggestedPath(QStringLiteral(".stream.yaml")),
-                                                      tr("YAML (*.yaml *.yml)"));
-    if (!path.isEmpty()) exportStream(path);
+    const QString dir = QFileDialog::getExistingDirectory(
+        window_, tr("Export for Stream Into"), QFileInfo(suggestedPath({})).absolutePath());
+    if (!dir.isEmpty()) exportStream(dir);
 }
 
 } // namespace lf

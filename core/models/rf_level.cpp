@@ -108,31 +108,48 @@ struct Loop {
     int64_t size;
 };
 
+// A per-PE loop nest, innermost first: at most the two kernel loops, one RF tile loop and
+// one rest loop per tiled dim.
+struct Nest {
+    std::array<Loop, 2 + 2 * 5> loops;
+    size_t n = 0;
+    void push(size_t p, int64_t size) { loops[n++] = {p, size}; }
+};
+
 // One array's options: for each run length 0..L, its bits per PE and its traffic.
 struct Option {
     double bits = 0, traffic = 0, words = 0; // words of act_bits: b-bit elements are b/act
 };
 
-std::vector<Option> options(Arr a, const std::vector<Loop>& nest, const Layer7& L,
-                            const Precision& prec, double total, double relevantY) {
+struct Options {
+    std::array<Option, 2 + 2 * 5 + 1> o;
+    size_t n = 0;
+};
+
+// PEs that hold distinct data of the array: those that differ in a dim it depends on (the
+// others receive the same data, sent once; their partial sums are added first). Inputs of
+// PEs that differ in an output row and a kernel row unrolled together overlap where
+// S·oy + fy coincide (the diagonal of a row-stationary array).
+double uniqueUnits(Arr a, const Layer7& L) {
+    if (a == Arr::X)
+        return double(L.s[pG]) * double(L.s[pC]) *
+               double(distinctRows(L.s[pOY], L.s[pFY], L.sy, L.dily)) *
+               double(distinctRows(L.s[pOX], L.s[pFX], L.sx, L.dilx));
+    double unique = 1;
+    for (size_t p = 0; p < kP; ++p)
+        if (relevant(a, p)) unique *= double(L.s[p]);
+    return unique;
+}
+
+// The options of one array for run lengths 0, 1, ... up to the first whose footprint no
+// longer fits `capBits` (footprints only grow along the nest).
+void options(Arr a, const Nest& nest, const Layer7& L, const Precision& prec, double total,
+             double relevantY, double unique, double capBits, Options& out) {
     const int bits = a == Arr::X ? prec.act_bits : a == Arr::W ? prec.weight_bits : prec.psum_bits;
-    std::vector<Option> out;
+    out.n = 0;
     std::array<int64_t, kP> n;
     n.fill(1);
     double inside = 1, insideRelY = 1;
-    // PEs that hold distinct data of the array: those that differ in a dim it depends on
-    // (the others receive the same data, sent once; their partial sums are added first).
-    // Inputs of PEs that differ in an output row and a kernel row unrolled together overlap
-    // where S·oy + fy coincide (the diagonal of a row-stationary array).
-    double unique = 1;
-    if (a == Arr::X) {
-        unique = double(L.s[pG]) * double(L.s[pC]) *
-                 double(distinctRows(L.s[pOY], L.s[pFY], L.sy, L.dily)) *
-                 double(distinctRows(L.s[pOX], L.s[pFX], L.sx, L.dilx));
-    } else {
-        for (size_t p = 0; p < kP; ++p)
-            if (relevant(a, p)) unique *= double(L.s[p]);
-    }
     for (size_t len = 0;; ++len) {
         const double fp = footprint(a, n, L);
         const double perPe = fp * bits;
@@ -147,19 +164,18 @@ std::vector<Option> options(Arr a, const std::vector<Loop>& nest, const Layer7& 
             // psum_bits (ZigZag's O / O_final precisions).
             if (partial < 0.5) width = prec.act_bits;
         }
-        out.push_back({perPe, t, t * width / double(prec.act_bits)});
-        if (len == nest.size()) break;
-        n[nest[len].p] *= nest[len].size;
-        inside *= double(nest[len].size);
-        if (relevantToY(nest[len].p)) insideRelY *= double(nest[len].size);
+        out.o[out.n++] = {perPe, t, t * width / double(prec.act_bits)};
+        if (len == nest.n || perPe > capBits) break;
+        n[nest.loops[len].p] *= nest.loops[len].size;
+        inside *= double(nest.loops[len].size);
+        if (relevantToY(nest.loops[len].p)) insideRelY *= double(nest.loops[len].size);
     }
-    return out;
 }
 
 // The longest run that fits `cap` bits (sections) — the last option that fits.
-size_t longestFit(const std::vector<Option>& o, double cap) {
+size_t longestFit(const Options& o, double cap) {
     size_t k = 0;
-    while (k + 1 < o.size() && o[k + 1].bits <= cap)
+    while (k + 1 < o.n && o.o[k + 1].bits <= cap)
         ++k;
     return k;
 }
@@ -169,31 +185,46 @@ struct Eval {
     std::array<double, 3> by{};
 };
 
-Eval evaluateNest(const std::vector<Loop>& nest, const Layer7& L, const RfCapacity& cap,
-                  const Precision& p, double total, double relevantY) {
-    const auto w = options(Arr::W, nest, L, p, total, relevantY);
-    const auto x = options(Arr::X, nest, L, p, total, relevantY);
-    const auto y = options(Arr::Y, nest, L, p, total, relevantY);
+struct Context {
+    const Layer7& L;
+    const RfCapacity& cap;
+    const Precision& p;
+    double total, relevantY;
+    std::array<double, 3> unique; // by Arr
+};
+
+Eval evaluateNest(const Nest& nest, const Context& c) {
+    const bool shared = c.cap.shared;
+    const double capX = double(shared ? c.cap.shared_bits : c.cap.input_bits);
+    const double capW = double(shared ? c.cap.shared_bits : c.cap.weight_bits);
+    const double capY = double(shared ? c.cap.shared_bits : c.cap.psum_bits);
+    Options x, w, y;
+    options(Arr::X, nest, c.L, c.p, c.total, c.relevantY, c.unique[size_t(Arr::X)], capX, x);
+    options(Arr::W, nest, c.L, c.p, c.total, c.relevantY, c.unique[size_t(Arr::W)], capW, w);
+    options(Arr::Y, nest, c.L, c.p, c.total, c.relevantY, c.unique[size_t(Arr::Y)], capY, y);
     Eval e;
     auto take = [&](size_t kx, size_t ky, size_t kw) {
-        e.by = {x[kx].traffic, y[ky].traffic, w[kw].traffic};
+        e.by = {x.o[kx].traffic, y.o[ky].traffic, w.o[kw].traffic};
         e.traffic = e.by[0] + e.by[1] + e.by[2];
-        e.words = x[kx].words + y[ky].words + w[kw].words;
+        e.words = x.o[kx].words + y.o[ky].words + w.o[kw].words;
     };
-    if (!cap.shared) {
-        take(longestFit(x, double(cap.input_bits)), longestFit(y, double(cap.psum_bits)),
-             longestFit(w, double(cap.weight_bits)));
+    if (!shared) {
+        take(longestFit(x, capX), longestFit(y, capY), longestFit(w, capW));
         return e;
     }
     // One pool: the run lengths whose footprints fit together with the least traffic (in
     // words, as ZigZag weighs the accesses of a shared memory).
-    const double c = double(cap.shared_bits);
-    for (size_t kx = 0; kx < x.size() && x[kx].bits <= c; ++kx)
-        for (size_t kw = 0; kw < w.size() && x[kx].bits + w[kw].bits <= c; ++kw)
-            for (size_t ky = 0; ky < y.size() && x[kx].bits + w[kw].bits + y[ky].bits <= c; ++ky) {
-                const double t = x[kx].words + w[kw].words + y[ky].words;
-                if (e.words < 0 || t < e.words) take(kx, ky, kw);
-            }
+    // A longer run never moves more, so for given X and W runs the longest Y run that still
+    // fits is the best.
+    const double pool = capX;
+    for (size_t kx = 0; kx < x.n && x.o[kx].bits <= pool; ++kx)
+        for (size_t kw = 0; kw < w.n && x.o[kx].bits + w.o[kw].bits <= pool; ++kw) {
+            const double left = pool - x.o[kx].bits - w.o[kw].bits;
+            if (y.o[0].bits > left) continue;
+            const size_t ky = longestFit(y, left);
+            const double t = x.o[kx].words + w.o[kw].words + y.o[ky].words;
+            if (e.words < 0 || t < e.words) take(kx, ky, kw);
+        }
     if (e.words < 0) take(0, 0, 0); // not even one element each: every operand moves per use
     return e;
 }
@@ -263,44 +294,39 @@ RfLevel search(const LayerDims& d, const ArrayUnroll& u, const RfCapacity& cap, 
         rest.push_back(perPeDim(*it));
     rest.push_back(pG);
 
+    const Context ctx{L, cap, p, total, relevantY,
+                      {uniqueUnits(Arr::X, L), uniqueUnits(Arr::Y, L), uniqueUnits(Arr::W, L)}};
     RfLevel best;
     Eval bestEval;
-    std::vector<size_t> order = tiled; // sorted: the first permutation
     std::vector<int64_t> r(kP, 1);
-    do {
-        // Every RF tile combination for this order (odometer over the candidates).
-        std::vector<size_t> idx(order.size(), 0);
-        for (;;) {
-            for (size_t j = 0; j < order.size(); ++j)
-                r[order[j]] = cand[order[j]][idx[j]];
-            std::vector<Loop> nest;
-            if (L.q[pFX] > 1) nest.push_back({pFX, L.q[pFX]});
-            if (L.q[pFY] > 1) nest.push_back({pFY, L.q[pFY]});
+    std::vector<size_t> idx(tiled.size(), 0);
+    for (;;) {
+        // One RF tile combination; the order matters only among the dims tiled (r > 1).
+        std::vector<size_t> order;
+        for (size_t j = 0; j < tiled.size(); ++j) {
+            r[tiled[j]] = cand[tiled[j]][idx[j]];
+            if (r[tiled[j]] > 1) order.push_back(tiled[j]);
+        }
+        do {
+            Nest nest;
+            if (L.q[pFX] > 1) nest.push(pFX, L.q[pFX]);
+            if (L.q[pFY] > 1) nest.push(pFY, L.q[pFY]);
             for (size_t k : order)
-                if (r[k] > 1) nest.push_back({k, r[k]});
+                nest.push(k, r[k]);
             for (size_t k : rest)
-                if (L.q[k] / r[k] > 1) nest.push_back({k, L.q[k] / r[k]});
-            const Eval e = evaluateNest(nest, L, cap, p, total, relevantY);
+                if (L.q[k] / r[k] > 1) nest.push(k, L.q[k] / r[k]);
+            const Eval e = evaluateNest(nest, ctx);
             if (bestEval.words < 0 || e.words < bestEval.words) {
                 bestEval = e;
                 best.loops.clear();
                 for (size_t k : order)
-                    if (r[k] > 1) best.loops.push_back({pName(k), r[k]});
+                    best.loops.push_back({pName(k), r[k]});
             }
-            size_t j = 0;
-            while (j < order.size() && ++idx[j] == cand[order[j]].size())
-                idx[j++] = 0;
-            if (j == order.size()) break;
-        }
-    } while (std::next_permutation(order.begin(), order.end()));
-    if (bestEval.words < 0) { // nothing tiled (every per-PE extent 1)
-        bestEval = evaluateNest({}, L, cap, p, total, relevantY);
-        if (L.q[pFX] > 1 || L.q[pFY] > 1) {
-            std::vector<Loop> nest;
-            if (L.q[pFX] > 1) nest.push_back({pFX, L.q[pFX]});
-            if (L.q[pFY] > 1) nest.push_back({pFY, L.q[pFY]});
-            bestEval = evaluateNest(nest, L, cap, p, total, relevantY);
-        }
+        } while (std::next_permutation(order.begin(), order.end()));
+        size_t j = 0;
+        while (j < tiled.size() && ++idx[j] == cand[tiled[j]].size())
+            idx[j++] = 0;
+        if (j == tiled.size()) break;
     }
     for (size_t a = 0; a < 3; ++a)
         best.by[a] = int64_t(std::llround(bestEval.by[a]));

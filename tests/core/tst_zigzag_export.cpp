@@ -141,8 +141,9 @@ class TestZigZagExport : public QObject {
     // DRAM 8 B/cycle at 200 pJ/word, 32 x 16 PEs, MAC 1.75 pJ):
     //   rf_W 384·8 = 3072 bits, one 8-bit weight per access at the RF's 0 pJ; rf_I 192 bits;
     //   rf_O 288 bits, 32-bit accesses; global_buffer 4194304 bits, granularity gcd(8,8,32) = 8,
-    //   port 32 bits × 32 = 1024 bits: 26.7 · 1024 / 8 = 3417.6 pJ per access (26.7 per 8-bit
-    //   word); DRAM 64-bit port: 200 · 64 / 8 = 1600 pJ per access; array [32, 16].
+    //   a read and a write port per operand, 32 bits × 32 = 1024 bits: 26.7 · 1024 / 8 =
+    //   3417.6 pJ per access (26.7 per 8-bit word); DRAM one 64-bit port: 200 · 64 / 8 = 1600
+    //   pJ per access; array [32, 16].
     void acceleratorOfHwffConfig1() {
         const Network net = lf::test::bundledNetwork("l2net");
         const Hardware hw = lf::test::bundledHardware("hwff-config-1");
@@ -179,10 +180,14 @@ class TestZigZagExport : public QObject {
             QCOMPARE(m["served_dimensions"].size(), size_t(perPe ? 0 : 2));
         }
         // Outputs go both ways: read towards the array and back up, written from above and
-        // from below.
+        // from below. The buffer has a read and a write port per operand.
         const YAML::Node rfO = memory(acc, "rf_O")["ports"];
         QCOMPARE(yamlStrings(rfO[0]["allocation"]), (std::vector<std::string>{"O, tl", "O, th"}));
         QCOMPARE(yamlStrings(rfO[1]["allocation"]), (std::vector<std::string>{"O, fh", "O, fl"}));
+        const YAML::Node gbPorts = memory(acc, "global_buffer")["ports"];
+        QCOMPARE(int(gbPorts.size()), 6);
+        QCOMPARE(gbPorts[2]["name"].as<std::string>(), std::string("r_port_2"));
+        QCOMPARE(yamlStrings(gbPorts[2]["allocation"]), std::vector<std::string>{"I2, tl"});
         QCOMPARE(memory(acc, "dram")["ports"][0]["type"].as<std::string>(),
                  std::string("read_write"));
         QCOMPARE(acc["operational_array"]["sizes"].as<std::vector<int>>(),
@@ -194,7 +199,8 @@ class TestZigZagExport : public QObject {
     }
 
     // convfusion-40nm: no register file; the buffer's sqrt model priced at the schedule's
-    // peak footprint, as LayerFuse's energy (0.012·√bits + 4.61 pJ); DRAM 25.6 B/cycle =
+    // peak footprint, as LayerFuse's energy (0.012·√bits + 4.61 pJ per 16-bit access, the
+    // single PE's ports one word wide); DRAM 25.6 B/cycle =
     // 204.8 -> 205 bits, 1120 · 205 / 16 = 14350 pJ per access. optimus-default: one 64 B
     // register-file pool for every operand, 16-bit accesses at 1 pJ.
     void acceleratorWithoutRfAndWithOnePool() {

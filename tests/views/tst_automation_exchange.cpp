@@ -261,14 +261,15 @@ layers:
         QVERIFY(t.editAndWait([&] {
             t.w.document()->fuse({t.id("layer1.0.conv1"), t.id("layer1.0.conv2")});
         }));
-        const QString stream = dir.filePath(QStringLiteral("resnet18.stream.yaml"));
+        const QString stream = dir.filePath(QStringLiteral("stream"));
         QVERIFY(t.automation->exportStream(stream));
-        const YAML::Node s = YAML::LoadFile(stream.toStdString());
-        QVERIFY(s["layer_stacks"]);
-        bool stackOfTwo = false;
-        for (const YAML::Node& stack : s["layer_stacks"])
-            stackOfTwo = stackOfTwo || stack.size() == 2;
-        QVERIFY(stackOfTwo);
+        QVERIFY(QFile::exists(stream + QStringLiteral("/workload.onnx")));
+        const YAML::Node s =
+            YAML::LoadFile((stream + QStringLiteral("/mapping.yaml")).toStdString());
+        bool fusedPair = false; // the two convolutions (and the first one's ReLU)
+        for (const YAML::Node& g : s["fused_groups"])
+            fusedPair = fusedPair || g["layers"].size() == 3;
+        QVERIFY(fusedPair);
         // The fused layers are no longer exported to Timeloop.
         const QString out2 = dir.filePath(QStringLiteral("timeloop2"));
         QVERIFY(t.automation->exportTimeloop(out2));

@@ -283,8 +283,13 @@ def report(cases):
     out = []
     for net, hw, rows, total_z, total_lf in cases:
         out.append(f"### {net} on {hw}\n")
+        lat_z = sum(z["latency"] for _, z, _, _ in rows)
+        lat_lf = sum(lf["latency"] for _, _, lf, _ in rows)
+        cyc = sum(lf["cycles"] for _, _, lf, _ in rows)
         out.append(f"Total energy: ZigZag {uj(total_z)} µJ, LayerFuse {uj(total_lf)} µJ "
-                   f"({100 * (ratio(total_z, total_lf) - 1):+.1f} %).\n")
+                   f"({100 * (ratio(total_z, total_lf) - 1):+.1f} %). Latency, summed over "
+                   f"the layers: ZigZag {int(lat_z)} cycles, LayerFuse {lat_lf} (compute + "
+                   f"DRAM time, layer by layer), of which compute {cyc} in both.\n")
         out.append("| layer | MACs | MAC µJ | RF µJ | buffer µJ | DRAM µJ | total µJ | Δ | "
                    "compute cycles | latency (cycles) | differences |")
         out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")

@@ -43,28 +43,36 @@ void emitPort(YAML::Emitter& out, const std::string& name, const char* type, con
     out << YAML::EndMap;
 }
 
-// Ports: DRAM one read-write port; the others a read port (towards the array, and outputs
-// back up) and a write port (fills from above, outputs from below), as ZigZag's examples.
+// Ports: DRAM one read-write port (as ZigZag's examples); every other memory a read port
+// (towards the array, and outputs back up) and a write port (fills from above, outputs from
+// below) per operand, so that no operand waits for another's transfers (LayerFuse has no
+// on-chip bandwidth limit). All ports of a memory are equally wide: ZigZag prices every
+// access of a memory alike.
 void emitPorts(YAML::Emitter& out, const ZigZagMemory& m) {
-    std::vector<std::string> reads, writes, all;
-    for (const std::string& op : m.operands) {
-        reads.push_back(op + ", tl");
-        writes.push_back(op + ", fh");
-        if (op == "O") {
-            reads.push_back("O, th");
-            writes.push_back("O, fl");
-        }
-    }
     out << YAML::Key << "ports" << YAML::Value << YAML::BeginSeq;
     if (m.name == "dram") {
-        for (size_t k = 0; k < writes.size(); ++k) {
-            all.push_back(writes[k]);
-            all.push_back(reads[k]);
+        std::vector<std::string> all;
+        for (const std::string& op : m.operands) {
+            all.push_back(op + ", fh");
+            all.push_back(op + ", tl");
+            if (op == "O") {
+                all.push_back("O, fl");
+                all.push_back("O, th");
+            }
         }
         emitPort(out, "rw_port_1", "read_write", m, all);
     } else {
-        emitPort(out, "r_port_1", "read", m, reads);
-        emitPort(out, "w_port_1", "write", m, writes);
+        int k = 1;
+        for (const std::string& op : m.operands) {
+            std::vector<std::string> reads{op + ", tl"}, writes{op + ", fh"};
+            if (op == "O") {
+                reads.push_back("O, th");
+                writes.push_back("O, fl");
+            }
+            emitPort(out, "r_port_" + intText(k), "read", m, reads);
+            emitPort(out, "w_port_" + intText(k), "write", m, writes);
+            ++k;
+        }
     }
     out << YAML::EndSeq;
 }
@@ -118,8 +126,9 @@ ZigZagAcceleratorSpec zigzagAccelerator(const Hardware& hw, double sram_bits, bo
         }
     }
 
-    // The buffer's port serves a whole array axis per cycle: ZigZag limits the spatial
-    // unrolling of an operand the buffer feeds directly to bandwidth / precision.
+    // Each buffer port moves its operand for a whole array axis per cycle: LayerFuse has no
+    // buffer bandwidth limit, so ZigZag should not stall on one either; and ZigZag limits the
+    // spatial unrolling of an operand the buffer feeds directly to bandwidth / precision.
     ZigZagMemory gb;
     gb.name = "global_buffer";
     gb.operands = {"I1", "I2", "O"};
