@@ -20,6 +20,19 @@ Architectures and where their dimensions come from:
     (2018), as used in ConvFusion Sec. VI-B: 20 3x3 convolutions, 64 channels, residual.
   * stoutchinin-*: Stoutchinin, Conti, Benini, "Optimally scheduling CNN convolutions for
     efficient memory access", Appendix B; each table row is one layer with its own input.
+  * InceptionV3 and Xception: the Keras Applications definitions (keras.applications
+    inception_v3 / xception, 299x299x3 input) that ConvFusion Sec. VI-B evaluates; TSO Sec. VI
+    uses the same InceptionV3 (its 5th convolution: 80 maps of 73x73, 192 3x3 filters).
+    Layer names are Keras's. Checked by tests/core/tst_repro_networks.cpp against Keras's
+    parameter counts (conv weights and batch-norm channels).
+  * VGG16-E: VGG configuration E of Simonyan and Zisserman (ICLR 2015, Table 1; 16
+    convolutions, also known as VGG19), the "VGG16-E" of HW-Flow-Fusion Sec. 5 whose layer
+    names (CONV1..CONV16, POOL1..POOL5) it keeps.
+  * MobileNet (v1): Howard et al. 2017, Table 1 (width 1.0, 224x224x3), the "MobileNet" of
+    Optimus Sec. 7.1; the last depthwise layer has stride 1 (the table's "s2" on a 7x7 map
+    that stays 7x7 is a misprint; Keras and the reference model use 1).
+  * LeNet-5: LeCun et al. 1998 (32x32x1 input), the "LeNet" of TSO Sec. VI, with C3 fully
+    connected to S2 (the original connection table is not used by TensorFlow models).
 
 Standard library only.
 """
@@ -463,6 +476,174 @@ def stoutchinin():
     }
 
 
+# ---------------------------------------------------------------------------------------
+# Networks the papers evaluate that the torchvision set lacks.
+
+def tf_same_padding(size, kernel, stride):
+    """TensorFlow 'same' padding of one axis: (before, after), the extra row after."""
+    out = -(-size // stride)
+    total = max((out - 1) * stride + kernel - size, 0)
+    return total // 2, total - total // 2
+
+
+def keras_conv(n, name, x, size, out, kh, kw, stride=1, same=True):
+    """Keras conv2d_bn: convolution (kernel [kh, kw]) with batch norm and ReLU folded."""
+    pad = 0
+    if same:
+        t, b = tf_same_padding(size[0], kh, stride)
+        l, r = tf_same_padding(size[1], kw, stride)
+        pad = (t, l, b, r)
+    return n.conv(name, x, out, (kh, kw), stride=stride, padding=pad, act="relu")
+
+
+def inception_v3():
+    n = Net("InceptionV3", "Inception-v3 (Szegedy et al. 2016; Keras Applications "
+            "inception_v3): 94 convolutions with batch norm and ReLU folded, 11 mixed blocks, "
+            "on a 299x299x3 input")
+    x = n.input("image", 3, 299, 299)
+    k = [0]
+
+    def conv(x, size, out, kh, kw, stride=1, same=True):
+        k[0] += 1
+        return keras_conv(n, "conv2d_%d" % k[0], x, size, out, kh, kw, stride, same)
+
+    x = conv(x, (299, 299), 32, 3, 3, 2, False)       # 149
+    x = conv(x, (149, 149), 32, 3, 3, 1, False)       # 147
+    x = conv(x, (147, 147), 64, 3, 3)                 # 147
+    x = n.pool("max_pooling2d_1", x, "max", 3, stride=2)  # 73
+    x = conv(x, (73, 73), 80, 1, 1, 1, False)         # 73
+    x = conv(x, (73, 73), 192, 3, 3, 1, False)        # 71
+    x = n.pool("max_pooling2d_2", x, "max", 3, stride=2)  # 35
+    s = (35, 35)
+    for m, proj in enumerate((32, 64, 64)):            # mixed0..2: 256, 288, 288 maps
+        b1 = conv(x, s, 64, 1, 1)
+        b5 = conv(conv(x, s, 48, 1, 1), s, 64, 5, 5)
+        b3 = conv(conv(conv(x, s, 64, 1, 1), s, 96, 3, 3), s, 96, 3, 3)
+        bp = n.pool("average_pooling2d_%d" % (m + 1), x, "avg", 3, padding=1)
+        x = n.concat("mixed%d" % m, [b1, b5, b3, conv(bp, s, proj, 1, 1)])
+    b3 = conv(x, s, 384, 3, 3, 2, False)               # mixed3: 17x17x768
+    bd = conv(conv(conv(x, s, 64, 1, 1), s, 96, 3, 3), s, 96, 3, 3, 2, False)
+    bp = n.pool("max_pooling2d_3", x, "max", 3, stride=2)
+    x = n.concat("mixed3", [b3, bd, bp])
+    s = (17, 17)
+    for m, c in enumerate((128, 160, 160, 192)):      # mixed4..7: 17x17x768
+        b1 = conv(x, s, 192, 1, 1)
+        b7 = conv(conv(conv(x, s, c, 1, 1), s, c, 1, 7), s, 192, 7, 1)
+        bd = conv(x, s, c, 1, 1)
+        for kh, kw, out in ((7, 1, c), (1, 7, c), (7, 1, c), (1, 7, 192)):
+            bd = conv(bd, s, out, kh, kw)
+        bp = n.pool("average_pooling2d_%d" % (m + 4), x, "avg", 3, padding=1)
+        x = n.concat("mixed%d" % (m + 4), [b1, b7, bd, conv(bp, s, 192, 1, 1)])
+    b3 = conv(conv(x, s, 192, 1, 1), s, 320, 3, 3, 2, False)  # mixed8: 8x8x1280
+    b7 = conv(conv(conv(conv(x, s, 192, 1, 1), s, 192, 1, 7), s, 192, 7, 1), s, 192, 3, 3, 2,
+              False)
+    bp = n.pool("max_pooling2d_4", x, "max", 3, stride=2)
+    x = n.concat("mixed8", [b3, b7, bp])
+    s = (8, 8)
+    for m in range(2):                                 # mixed9, mixed10: 8x8x2048
+        b1 = conv(x, s, 320, 1, 1)
+        b3 = conv(x, s, 384, 1, 1)
+        b3 = n.concat("mixed9_%d" % m, [conv(b3, s, 384, 1, 3), conv(b3, s, 384, 3, 1)])
+        bd = conv(conv(x, s, 448, 1, 1), s, 384, 3, 3)
+        bd = n.concat("concatenate_%d" % (m + 1), [conv(bd, s, 384, 1, 3), conv(bd, s, 384, 3, 1)])
+        bp = n.pool("average_pooling2d_%d" % (m + 8), x, "avg", 3, padding=1)
+        x = n.concat("mixed%d" % (m + 9), [b1, b3, bd, conv(bp, s, 192, 1, 1)])
+    x = n.global_pool("avg_pool", x)
+    n.fc("predictions", x, 1000)
+    return n
+
+
+def xception():
+    n = Net("Xception", "Xception (Chollet 2017; Keras Applications xception): separable "
+            "convolutions as depthwise 3x3 + pointwise 1x1 layers, batch norm and ReLU folded, "
+            "on a 299x299x3 input")
+    x = n.input("image", 3, 299, 299)
+    x = n.conv("block1_conv1", x, 32, 3, stride=2, act="relu")  # 149
+    x = n.conv("block1_conv2", x, 64, 3, act="relu")            # 147
+    size = 147
+
+    def sepconv(name, x, c_in, out, act=None):
+        d = n.conv(name + "_dw", x, c_in, 3, padding=1, groups=c_in)
+        return n.conv(name + "_pw", d, out, 1, act=act)
+
+    c = 64
+    for block, out in ((2, 128), (3, 256), (4, 728)):
+        res = n.conv("conv2d_%d" % (block - 1), x, out, 1, stride=2)
+        y = sepconv("block%d_sepconv1" % block, x, c, out, act="relu")
+        y = sepconv("block%d_sepconv2" % block, y, out, out)
+        t, b = tf_same_padding(size, 3, 2)
+        y = n.pool("block%d_pool" % block, y, "max", 3, stride=2, padding=(t, t, b, b))
+        size = -(-size // 2)
+        x = n.add("add_%d" % (block - 1), [y, res])
+        c = out
+    for block in range(5, 13):                      # middle flow, 19x19x728
+        y = x
+        for k in (1, 2, 3):
+            y = sepconv("block%d_sepconv%d" % (block, k), y, 728, 728,
+                        act="relu" if k < 3 else None)
+        x = n.add("add_%d" % (block - 1), [y, x])
+    res = n.conv("conv2d_4", x, 1024, 1, stride=2)
+    y = sepconv("block13_sepconv1", x, 728, 728, act="relu")
+    y = sepconv("block13_sepconv2", y, 728, 1024)
+    t, b = tf_same_padding(size, 3, 2)
+    y = n.pool("block13_pool", y, "max", 3, stride=2, padding=(t, t, b, b))
+    x = n.add("add_12", [y, res])                   # 10x10x1024
+    x = sepconv("block14_sepconv1", x, 1024, 1536, act="relu")
+    x = sepconv("block14_sepconv2", x, 1536, 2048, act="relu")
+    x = n.global_pool("avg_pool", x)
+    n.fc("predictions", x, 1000)
+    return n
+
+
+def vgg_e():
+    n = Net("VGG16-E", "VGG configuration E (Simonyan and Zisserman 2015, Table 1; also known "
+            "as VGG19): 16 3x3 convolutions, 5 max pools and 3 fully connected layers on a "
+            "224x224x3 input; the VGG16-E of HW-Flow-Fusion, layer names as its Tables 6-7")
+    x = n.input("image", 3, 224, 224)
+    k = 0
+    for s, (width, reps) in enumerate(((64, 2), (128, 2), (256, 4), (512, 4), (512, 4)), 1):
+        for _ in range(reps):
+            k += 1
+            x = n.conv("conv%d" % k, x, width, 3, padding=1, act="relu")
+        x = n.pool("pool%d" % s, x, "max", 2, stride=2)
+    x = n.fc("fc1", x, 4096, act="relu")
+    x = n.fc("fc2", x, 4096, act="relu")
+    n.fc("fc3", x, 1000)
+    return n
+
+
+def mobilenet_v1():
+    n = Net("MobileNet", "MobileNet v1 1.0 (Howard et al. 2017, Table 1): depthwise separable "
+            "convolutions on a 224x224x3 input, batch norm and ReLU folded")
+    x = n.input("image", 3, 224, 224)
+    x = n.conv("conv1", x, 32, 3, stride=2, padding=1, act="relu")
+    c = 32
+    # (pointwise output channels, depthwise stride): Howard et al. Table 1.
+    table = [(64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2)] + [(512, 1)] * 5 + \
+        [(1024, 2), (1024, 1)]
+    for i, (out, stride) in enumerate(table, 1):
+        x = n.conv("conv_dw_%d" % i, x, c, 3, stride=stride, padding=1, groups=c, act="relu")
+        x = n.conv("conv_pw_%d" % i, x, out, 1, act="relu")
+        c = out
+    x = n.global_pool("avg_pool", x)
+    n.fc("fc", x, 1000)
+    return n
+
+
+def lenet5():
+    n = Net("LeNet-5", "LeNet-5 (LeCun et al. 1998): two 5x5 convolutions with 2x2 "
+            "subsampling, C5, F6 and the output layer on a 32x32x1 input; C3 fully connected")
+    x = n.input("image", 1, 32, 32)
+    x = n.conv("c1", x, 6, 5, act="tanh")
+    x = n.pool("s2", x, "avg", 2, stride=2)
+    x = n.conv("c3", x, 16, 5, act="tanh")
+    x = n.pool("s4", x, "avg", 2, stride=2)
+    x = n.conv("c5", x, 120, 5, act="tanh")
+    x = n.fc("f6", x, 84, act="tanh")
+    n.fc("output", x, 10)
+    return n
+
+
 def all_networks():
     nets = {}
     nets.update(lnets())
@@ -475,6 +656,11 @@ def all_networks():
     nets["alexnet"] = alexnet()
     nets["dmcnn-vd"] = dmcnn_vd()
     nets.update(stoutchinin())
+    nets["inceptionv3"] = inception_v3()
+    nets["xception"] = xception()
+    nets["vgg16-e"] = vgg_e()
+    nets["mobilenetv1"] = mobilenet_v1()
+    nets["lenet5"] = lenet5()
     return nets
 
 

@@ -10,9 +10,9 @@ packages=(
     libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libssl-dev
     libonnx-dev libprotobuf-dev protobuf-compiler
     libbenchmark-dev
-    python3-jsonschema python3-yaml
+    python3-jsonschema python3-yaml python3-onnx
     # ZigZag 3.8 (the zigzag_cross_check test runs it beside the clone, ../shared/peers)
-    python3-numpy python3-onnx python3-networkx python3-sympy python3-tqdm python3-cerberus
+    python3-numpy python3-networkx python3-sympy python3-tqdm python3-cerberus
     python3-matplotlib python3-seaborn python3-typeguard python3-dill python3-multiprocess
     locales
     fonts-dejavu-core

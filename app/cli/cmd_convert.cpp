@@ -4,6 +4,7 @@
 #include "io/network_yaml.h"
 #include "io/onnx_export.h"
 #include "io/onnx_import.h"
+#include "io/onnx_report.h"
 
 #include <fstream>
 #include <iostream>
@@ -17,30 +18,48 @@ Runner addConvertCommand(CLI::App& app) {
     auto in = std::make_shared<std::string>();
     auto out = std::make_shared<std::string>();
     auto onnx = std::make_shared<OnnxCliOptions>();
+    auto report = std::make_shared<bool>(false);
+    auto format = std::make_shared<std::string>("text");
     sub->add_option("IN", *in, "Input network: .net.yaml or .onnx file, or bundled name")
         ->required();
     sub->add_option("OUT", *out, "Output .net.yaml file ('-' for standard output) or .onnx file")
         ->required();
     addOnnxOptions(sub, *onnx);
-    return [in, out, onnx]() {
-        auto net = resolveNetworkArg(*in, *onnx);
+    sub->add_flag("--report", *report,
+                  "ONNX models: list what became of every node (layers, folded operators, "
+                  "layout-only nodes, merged padding, constants, opaque nodes and why); on "
+                  "standard output, or on standard error when OUT is '-'");
+    sub->add_option("--format", *format, "Format of the --report: text or json")
+        ->check(CLI::IsMember({"text", "json"}));
+    return [in, out, onnx, report, format]() {
+        OnnxImportReport rep;
+        auto net = resolveNetworkArg(*in, *onnx, &rep);
+        auto printReport = [&](const Network* n) {
+            if (!*report || !isOnnxPath(*in)) return;
+            const std::string r =
+                *format == "json" ? onnxReportJson(rep, *in, n) : onnxReportText(rep, *in, n);
+            (*out == "-" || !n ? std::cerr : std::cout) << r;
+        };
         if (!net) {
+            printReport(nullptr);
             printError(net.error().toString());
             return int(kBadInput);
         }
         if (isOnnxPath(*out)) {
-            OnnxExportReport report;
-            if (Status st = saveOnnxModel(*out, *net, {}, &report); !st) {
+            OnnxExportReport written;
+            if (Status st = saveOnnxModel(*out, *net, {}, &written); !st) {
                 printError(st.error().toString());
                 return int(kBadInput);
             }
-            for (const std::string& n : report.notes)
+            for (const std::string& n : written.notes)
                 std::cerr << "note: " << n << '\n';
+            printReport(&*net);
             return int(kOk);
         }
         const std::string text = writeNetworkYaml(*net);
         if (*out == "-") {
             std::cout << text;
+            printReport(&*net);
             return int(kOk);
         }
         std::ofstream f(*out, std::ios::binary | std::ios::trunc);
@@ -48,6 +67,7 @@ Runner addConvertCommand(CLI::App& app) {
             printError(*out + ": cannot write file");
             return int(kBadInput);
         }
+        printReport(&*net);
         return int(kOk);
     };
 }

@@ -19,6 +19,7 @@ Runner addEvaluateCommand(CLI::App& app);
 Runner addOptimizeCommand(CLI::App& app);
 Runner addExploreCommand(CLI::App& app);
 Runner addExportCommand(CLI::App& app);
+Runner addReproduceCommand(CLI::App& app);
 
 // Progress of a long search on stderr ("label: 42% what"), or nothing when stderr is not
 // a terminal.

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
     track(lf::cli::addOptimizeCommand(app));
     track(lf::cli::addExploreCommand(app));
     track(lf::cli::addExportCommand(app));
+    track(lf::cli::addReproduceCommand(app));
 
     try {
         app.parse(argc, argv);

@@ -15,7 +15,8 @@ void addOnnxOptions(CLI::App* sub, OnnxCliOptions& o) {
         "ONNX models: load operators without a layer equivalent as opaque pass-through layers");
 }
 
-Result<Network> resolveNetworkArg(const std::string& arg, const OnnxCliOptions& o) {
+Result<Network> resolveNetworkArg(const std::string& arg, const OnnxCliOptions& o,
+                                  OnnxImportReport* out) {
     OnnxImportOptions opts;
     opts.allow_opaque = o.allow_unsupported;
     if (!o.input_shape.empty()) {
@@ -27,6 +28,7 @@ Result<Network> resolveNetworkArg(const std::string& arg, const OnnxCliOptions& 
     auto net = resolveNetwork(arg, opts, &report);
     for (const std::string& w : report.warnings)
         printError(arg + ": warning: " + w);
+    if (out) *out = report;
     if (!net && !report.unsupported.empty() && !o.allow_unsupported) {
         Error e = net.error();
         e.message += "\n(pass --allow-unsupported to load them as opaque layers)";

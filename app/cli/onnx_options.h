@@ -1,6 +1,7 @@
 // Command-line options for reading ONNX models, shared by the commands that take a NETWORK.
 #pragma once
 
+#include "io/onnx_import.h"
 #include "network/network.h"
 #include "util/result.h"
 
@@ -19,6 +20,8 @@ struct OnnxCliOptions {
 void addOnnxOptions(CLI::App* sub, OnnxCliOptions& o);
 
 // resolveNetwork() with those options; errors carry a hint naming the option that helps.
-Result<Network> resolveNetworkArg(const std::string& arg, const OnnxCliOptions& o);
+// `report` (optional) receives the ONNX import report.
+Result<Network> resolveNetworkArg(const std::string& arg, const OnnxCliOptions& o,
+                                  OnnxImportReport* report = nullptr);
 
 } // namespace lf::cli

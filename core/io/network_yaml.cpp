@@ -33,7 +33,8 @@ constexpr std::array<FoldName, 24> kFoldTypes = {{
 }};
 
 constexpr std::string_view kLayerTypesHelp =
-    "conv, deconv, fc, pool, global_pool, add, mul, concat, resize, opaque, or a folded type "
+    "conv, deconv, fc, pool, global_pool, add, mul, concat, resize, reorg, opaque, or a folded "
+    "type "
     "(batchnorm, bias, scale, relu, relu6, clip, hardswish, hardsigmoid, sigmoid, silu, "
     "leaky_relu, dropout, identity, flatten, reshape, squeeze, softmax, ...)";
 
@@ -151,9 +152,34 @@ template <class N> LayerSpec readLayer(const N& n) {
     }
     case LayerType::add:
     case LayerType::mul:
-    case LayerType::concat:
         checkKeys(n, {"name", "type", "inputs", "activation", "folded", "expect"});
         break;
+    case LayerType::concat:
+        checkKeys(
+            n, {"name", "type", "inputs", "constant_channels", "activation", "folded", "expect"});
+        l.const_channels = getInt(n, "constant_channels", 0, 0, NetworkLimits::kMaxChannels);
+        break;
+    case LayerType::reorg: {
+        checkKeys(n, {"name", "type", "inputs", "op", "begin", "channels", "step", "block",
+                      "folded", "expect"});
+        l.op_type = getString(n, "op", "");
+        if (l.op_type == kReorgSlice) {
+            l.slice_begin = getInt(n, "begin", 0, 0, NetworkLimits::kMaxChannels - 1);
+            l.out_channels = toInt(req(n, "channels"), "channels", 1, NetworkLimits::kMaxChannels);
+            l.slice_step =
+                getInt(n, "step", 1, -NetworkLimits::kMaxChannels, NetworkLimits::kMaxChannels);
+            if (n["block"]) fail(n["block"], "block applies to depth_to_space / space_to_depth");
+        } else if (l.op_type == kReorgDepthToSpace || l.op_type == kReorgSpaceToDepth) {
+            l.block = int(toInt(req(n, "block"), "block", 1, NetworkLimits::kMaxKernel));
+            for (const char* k : {"begin", "channels", "step"})
+                if (n[k]) fail(n[k], std::string(k) + " applies to slice only");
+        } else {
+            fail(n["op"] ? n["op"] : n,
+                 "reorg op must be slice, depth_to_space or space_to_depth, got '" + l.op_type +
+                     "'");
+        }
+        break;
+    }
     case LayerType::resize: {
         checkKeys(n, {"name", "type", "inputs", "scale", "mode", "activation", "folded", "expect"});
         readPair(req(n, "scale"), "scale", 1, 1024, l.scale_h, l.scale_w);
@@ -342,6 +368,20 @@ void yamlio::emitNetworkBody(YAML::Emitter& out, const Network& net) {
             emitPair(out, "scale", l.scale_h, l.scale_w, true);
             if (l.resize_mode != ResizeMode::nearest)
                 out << YAML::Key << "mode" << YAML::Value << std::string(toString(l.resize_mode));
+        }
+        if (l.type == LayerType::concat && l.const_channels)
+            out << YAML::Key << "constant_channels" << YAML::Value << intText(l.const_channels);
+        if (l.type == LayerType::reorg) {
+            out << YAML::Key << "op" << YAML::Value;
+            emitString(out, l.op_type);
+            if (l.op_type == kReorgSlice) {
+                out << YAML::Key << "begin" << YAML::Value << intText(l.slice_begin);
+                out << YAML::Key << "channels" << YAML::Value << intText(l.out_channels);
+                if (l.slice_step != 1)
+                    out << YAML::Key << "step" << YAML::Value << intText(l.slice_step);
+            } else {
+                out << YAML::Key << "block" << YAML::Value << intText(l.block);
+            }
         }
         if (l.type == LayerType::opaque) {
             if (!l.op_type.empty()) {

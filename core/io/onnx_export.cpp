@@ -4,6 +4,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <climits>
 #include <fstream>
 #include <map>
 #include <set>
@@ -137,7 +138,7 @@ class GraphWriter {
             if (type == onnx::TensorProto::FLOAT)
                 t->add_float_data(float(v));
             else if (type == onnx::TensorProto::INT64)
-                t->add_int64_data(int64_t(v));
+                t->add_int64_data(v <= double(INT64_MIN) ? INT64_MIN : int64_t(v));
             else
                 t->add_int32_data(int32_t(v)); // int8 / int16 values live in int32_data
         }
@@ -287,7 +288,30 @@ class GraphWriter {
             n = node("Concat", nodeName);
             for (LayerId p : ops)
                 n->add_input(input(p, false, nodeName));
+            if (l.const_channels > 0) // channels of constant data: an initializer, no values
+                n->add_input(weight(l, {1, l.const_channels, l.out.h, l.out.w}));
             addInt(n, "axis", 1);
+            break;
+        case LayerType::reorg:
+            if (l.op_type == kReorgSlice) {
+                n = node("Slice", nodeName);
+                n->add_input(input(ops.front(), false, nodeName));
+                const int64_t begin = l.slice_begin, step = l.slice_step;
+                int64_t end = begin + l.out.c * step;
+                if (step < 0 && end < 0) end = INT64_MIN; // past the first channel
+                const int i64 = onnx::TensorProto::INT64;
+                n->add_input(constant(l.name + ".starts", i64, {1}, {double(begin)}));
+                n->add_input(constant(l.name + ".ends", i64, {1}, {double(end)}));
+                n->add_input(constant(l.name + ".axes", i64, {1}, {1}));
+                n->add_input(constant(l.name + ".steps", i64, {1}, {double(step)}));
+            } else if (l.op_type == kReorgDepthToSpace || l.op_type == kReorgSpaceToDepth) {
+                n = node(l.op_type == kReorgDepthToSpace ? "DepthToSpace" : "SpaceToDepth",
+                         nodeName);
+                n->add_input(input(ops.front(), false, nodeName));
+                addInt(n, "blocksize", l.block);
+            } else {
+                return fail("is a reorg '" + l.op_type + "' with no ONNX form LayerFuse can write");
+            }
             break;
         case LayerType::resize:
             n = node("Resize", nodeName);

@@ -4,11 +4,11 @@
 // Every layer becomes the operator the importer reads back as that layer (conv -> Conv,
 // deconv -> ConvTranspose, fc -> Flatten + Gemm, pool -> MaxPool / AveragePool,
 // global_pool -> GlobalAveragePool / GlobalMaxPool, add -> Add / Sum, mul -> Mul, concat ->
-// Concat, resize -> Resize), named after the layer — or after its node in the ONNX file it
-// was imported from — so that importing the file again gives a network with the same
-// canonical hash. Folded activations become the ONNX nodes after their layer (relu -> Relu,
-// relu6 -> Clip, ...). Weights are initializers with their shapes and no values: a workload
-// needs the shapes only, and the file stays small.
+// Concat, resize -> Resize, reorg -> Slice / DepthToSpace / SpaceToDepth), named after the layer —
+// or after its node in the ONNX file it was imported from — so that importing the file again gives
+// a network with the same canonical hash. Folded activations become the ONNX nodes after their
+// layer (relu -> Relu, relu6 -> Clip, ...). Weights are initializers with their shapes and no
+// values: a workload needs the shapes only, and the file stays small.
 #pragma once
 
 #include "network/network.h"

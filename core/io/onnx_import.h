@@ -38,15 +38,46 @@ struct OnnxUnsupportedNode {
     std::string op_type; // "Foo", or "domain.Foo" outside the default domain
     std::string node;    // readable node name
     std::string reason;
+    std::string inputs; // its input shapes, e.g. "[1,32,80,80], constant [8]"
 };
 
-// What an import found besides the network (for dialogs and command-line hints).
+// What became of one ONNX node.
+enum class OnnxNodeFate : uint8_t {
+    layer,    // became a layer of the network
+    folded,   // folded into a layer: batch-norm, bias, scale, activation, pre-processing
+    layout,   // layout only: Reshape/Flatten/Transpose/Squeeze (NHWC views, flattening)
+    padding,  // Pad merged into the padding of the next conv / pool
+    constant, // evaluated at import time (weights, shape / pad / axes sub-graphs)
+    opaque,   // no equivalent: an opaque pass-through layer (or the reason for refusal)
+};
+std::string_view toString(OnnxNodeFate f);
+
+struct OnnxNodeReport {
+    std::string node;    // readable node name
+    std::string op_type; // "Conv", or "domain.Op" outside the default domain
+    OnnxNodeFate fate = OnnxNodeFate::layer;
+    // layer: its name; folded / layout / padding: the layer it folds into (an input's name
+    // for pre-processing); empty for constants.
+    std::string layer;
+    std::string detail; // "batchnorm", "relu6", "channel slice 0..57", the opaque reason, ...
+    // ONNX dims of every output that is an activation, as the import computed them (the
+    // tests compare them with ONNX shape inference).
+    std::vector<std::pair<std::string, std::vector<int64_t>>> outputs;
+};
+
+// What an import did besides the network: for the studio's import dialog and
+// `layerfuse-cli convert --report`.
 struct OnnxImportReport {
     std::vector<OnnxUnsupportedNode> unsupported; // loaded as opaque when allowed
     bool needs_input_shape = false;               // failed for a dynamic input dimension
     // Tensors whose shape the model declares (value_info) differently from the operator's
     // definition; the import follows the definition.
     std::vector<std::string> warnings;
+    // Every node that contributes to an output, in graph order.
+    std::vector<OnnxNodeReport> nodes;
+    // How each graph input was read, e.g. "input 'x' [1,320,320,4] is NHWC: read as
+    // 4x320x320 (Transpose 'T')".
+    std::vector<std::string> inputs;
 };
 
 struct OnnxInputInfo {

@@ -98,10 +98,12 @@ GroupCost convFusionGroup(const Network& net, const Hardware& hw, const Schedule
                 if (inGroup(p))
                     demand[slot(p)].add(dem.ext_x, dem.ext_y, net.layer(p).out.c, dem.productions);
             if (consumedOutside) {
-                const int64_t outs = layer.out.elements();
-                lc.dram.output += outs;
-                lc.transfers.push_back({TrafficKind::output, 1, layer.out.c, layer.out.h,
-                                        layer.out.w, layer.out.w, prec.act_bits});
+                // Constant channels are in DRAM from the start (model-notes, "Constant
+                // channels"): only the produced channels are written.
+                const int64_t ch = layer.out.c - layer.const_channels;
+                lc.dram.output += ch * layer.out.h * layer.out.w;
+                lc.transfers.push_back({TrafficKind::output, 1, ch, layer.out.h, layer.out.w,
+                                        layer.out.w, prec.act_bits});
             }
             continue;
         }

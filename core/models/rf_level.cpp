@@ -294,8 +294,9 @@ RfLevel search(const LayerDims& d, const ArrayUnroll& u, const RfCapacity& cap, 
         rest.push_back(perPeDim(*it));
     rest.push_back(pG);
 
-    const Context ctx{L, cap, p, total, relevantY,
-                      {uniqueUnits(Arr::X, L), uniqueUnits(Arr::Y, L), uniqueUnits(Arr::W, L)}};
+    const std::array<double, 3> unique{uniqueUnits(Arr::X, L), uniqueUnits(Arr::Y, L),
+                                       uniqueUnits(Arr::W, L)};
+    const Context ctx{L, cap, p, total, relevantY, unique};
     RfLevel best;
     Eval bestEval;
     std::vector<int64_t> r(kP, 1);

@@ -94,6 +94,15 @@ std::string canonicalHash(const std::vector<Layer>& layers) {
         case LayerType::opaque:
             w.str(l.op_type);
             break;
+        case LayerType::concat:
+            if (l.const_channels) w.num(l.const_channels); // absent before constant inputs
+            break;
+        case LayerType::reorg:
+            w.str(l.op_type);
+            w.num(l.slice_begin);
+            w.num(l.slice_step);
+            w.num(l.block);
+            break;
         default:
             break;
         }

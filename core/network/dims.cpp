@@ -63,6 +63,7 @@ LayerDims layerDims(const Network& net, LayerId id) {
     case LayerType::input:
     case LayerType::concat:
     case LayerType::opaque:
+    case LayerType::reorg:
         d.Dm = d.Dn = d.Em = d.En = 1;
         d.Di = d.Dz;
         d.G = std::max<int64_t>(1, d.Dz);

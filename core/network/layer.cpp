@@ -5,9 +5,9 @@
 namespace lf {
 
 namespace {
-constexpr std::array<std::string_view, 11> kTypeNames = {"input",  "conv",        "deconv", "fc",
-                                                         "pool",   "global_pool", "add",    "mul",
-                                                         "concat", "resize",      "opaque"};
+constexpr std::array<std::string_view, 12> kTypeNames = {
+    "input", "conv", "deconv", "fc",     "pool",   "global_pool",
+    "add",   "mul",  "concat", "resize", "opaque", "reorg"};
 }
 
 std::string_view toString(LayerType t) {

@@ -22,7 +22,8 @@ struct Shape {
 };
 
 // Layer kinds of the canonical IR. `opaque` is a pass-through the importer could not map
-// (never fusable, no cost); `deconv` is a transposed convolution.
+// (never fusable, no cost); `deconv` is a transposed convolution; `reorg` moves data without
+// computing (a channel slice, depth-to-space, space-to-depth; see Layer::op_type).
 enum class LayerType : uint8_t {
     input,
     conv,
@@ -35,6 +36,7 @@ enum class LayerType : uint8_t {
     concat,
     resize,
     opaque,
+    reorg,
 };
 
 // Kinds accepted on load that canonicalization folds into their producer (§1).
@@ -80,10 +82,17 @@ struct Layer {
 
     std::string activation;          // folded activation, as written ("relu", ...)
     std::vector<std::string> folded; // ops folded into this layer by canonicalization
-    std::string op_type;             // opaque layers: the original operator name
+    std::string op_type;             // opaque: the original operator name; reorg: kReorgSlice, ...
     // The layer's node name in the ONNX file it was imported from (empty otherwise); the
     // ONNX export writes it back, so tools that match node names see the original ones.
     std::string source_name;
+
+    // concat: channels of constant data (zeros that pad the channels, ...) no layer produces.
+    int64_t const_channels = 0;
+    // reorg "slice": out_channels channels begin, begin + step, ... of the input.
+    int64_t slice_begin = 0, slice_step = 1;
+    // reorg "depth_to_space" / "space_to_depth": the block size.
+    int block = 1;
 
     // Filled by shape inference.
     Shape out;
@@ -102,9 +111,15 @@ inline bool hasWeights(LayerType t) {
     return t == LayerType::conv || t == LayerType::deconv || t == LayerType::fc;
 }
 
-// Layers that compute (everything the models cost); input/concat/opaque do not.
+// Layers that compute (everything the models cost); input/concat/opaque/reorg do not.
 inline bool isCompute(LayerType t) {
-    return t != LayerType::input && t != LayerType::concat && t != LayerType::opaque;
+    return t != LayerType::input && t != LayerType::concat && t != LayerType::opaque &&
+           t != LayerType::reorg;
 }
+
+// The operations of a reorg layer (Layer::op_type).
+inline constexpr std::string_view kReorgSlice = "slice";
+inline constexpr std::string_view kReorgDepthToSpace = "depth_to_space";
+inline constexpr std::string_view kReorgSpaceToDepth = "space_to_depth";
 
 } // namespace lf

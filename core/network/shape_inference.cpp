@@ -49,6 +49,41 @@ std::string inferWindowed(Layer& l, const Shape& in) {
     return {};
 }
 
+// Channel slice, depth-to-space, space-to-depth (ONNX Slice/Split on channels,
+// DepthToSpace, SpaceToDepth): data moves, nothing is computed.
+std::string inferReorg(Layer& l, const Shape& in) {
+    if (l.op_type == kReorgSlice) {
+        const int64_t n = l.out_channels, b = l.slice_begin, s = l.slice_step;
+        if (n < 1) return "a slice needs at least one channel";
+        if (s == 0 || s < -in.c || s > in.c)
+            return "slice step must be non-zero and within the channels";
+        const int64_t last = b + (n - 1) * s; // no overflow: |s| <= in.c, n <= kMaxChannels
+        if (b < 0 || b >= in.c || last < 0 || last >= in.c)
+            return "slice of " + std::to_string(n) + " channels from " + std::to_string(b) +
+                   " step " + std::to_string(s) + " leaves the " + std::to_string(in.c) +
+                   " input channels";
+        l.out = Shape{n, in.h, in.w};
+        return {};
+    }
+    const int64_t b = l.block;
+    if (b < 1 || b > NetworkLimits::kMaxKernel) return "block size out of range";
+    if (l.op_type == kReorgDepthToSpace) {
+        if (in.c % (b * b) != 0)
+            return "depth_to_space needs channels (" + std::to_string(in.c) +
+                   ") divisible by the block size squared (" + std::to_string(b * b) + ")";
+        l.out = Shape{in.c / (b * b), in.h * b, in.w * b};
+    } else if (l.op_type == kReorgSpaceToDepth) {
+        if (in.h % b != 0 || in.w % b != 0)
+            return "space_to_depth needs height and width divisible by the block size";
+        l.out = Shape{in.c * b * b, in.h / b, in.w / b};
+    } else {
+        return "unknown reorg operation '" + l.op_type +
+               "' (slice, depth_to_space, space_to_depth)";
+    }
+    l.out_channels = l.out.c;
+    return {};
+}
+
 } // namespace
 
 std::string inferShape(Layer& l, const std::vector<Shape>& ins) {
@@ -161,7 +196,9 @@ std::string inferShape(Layer& l, const std::vector<Shape>& ins) {
     }
     case LayerType::concat: {
         if (!(err = needInputs(1, NetworkLimits::kMaxInputsPerLayer)).empty()) return err;
-        Shape out{0, ins[0].h, ins[0].w};
+        if (l.const_channels < 0 || l.const_channels > NetworkLimits::kMaxChannels)
+            return "constant channels out of range";
+        Shape out{l.const_channels, ins[0].h, ins[0].w};
         for (const Shape& s : ins) {
             if (s.h != out.h || s.w != out.w)
                 return "concat inputs must agree in height and width (" + shapeStr(ins[0]) +
@@ -185,6 +222,10 @@ std::string inferShape(Layer& l, const std::vector<Shape>& ins) {
     case LayerType::opaque:
         if (ins.empty()) return "opaque layer needs an input";
         if (l.out.c <= 0) l.out = ins[0]; // pass-through unless a shape was given
+        break;
+    case LayerType::reorg:
+        if (!(err = needInputs(1, 1)).empty()) return err;
+        if (!(err = inferReorg(l, ins[0])).empty()) return err;
         break;
     }
     return checkShape(l.out);

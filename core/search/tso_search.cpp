@@ -36,6 +36,39 @@ int64_t tsoMacsPerCore(const Hardware& hw) {
     return std::max<int64_t>(1, int64_t(hw.pe_array.macs_per_pe_per_cycle) * hw.peCount() / cores);
 }
 
+TsoLayerChoice tsoSlicingTime(const TsoConv& conv, const Hardware& hw, TlePartition p,
+                              TltSchedule q, const TsoTile& t, bool burst_aware) {
+    TsoLayerChoice c;
+    c.partition = p;
+    c.schedule = q;
+    c.tile = t;
+    const int tle = tleCount(hw), tlt = tltCount(hw);
+    c.slice = tleSlicing(p, conv, tle);
+    const int64_t K2 = conv.K * conv.K;
+    if (hw.cores) { // Eq. 2, with WS's W tile holding every channel of its filters
+        const auto& mb = hw.cores->mb_bytes;
+        const int64_t bytes = (hw.precision.act_bits + 7) / 8;
+        const int64_t wbytes = (hw.precision.weight_bits + 7) / 8;
+        const int64_t wTile = t.tm * (q == TltSchedule::ws ? conv.N : t.tn) * K2 * wbytes;
+        c.fits = mb.size() >= 3 &&
+                 t.tn * tsoTileH(conv, t.tr) * tsoTileL(conv, t.tc) * bytes <= mb[0] &&
+                 wTile <= mb[1] && t.tm * t.tr * t.tc * bytes <= mb[2];
+    }
+    const TsoAlphas a = tsoTransferCounts(q, conv, c.slice, t, tle);     // Eqs. 3-5
+    c.mac_cycles = tsoMacCycles(conv, t, tsoMacsPerCore(hw), tle * tlt); // Eqs. 7-8
+    // Eq. 9 with Alg. 4 per tile (WS's W tile holds every channel).
+    const Transfer in{
+        TrafficKind::input,   a.in, t.tn, tsoTileH(conv, t.tr), tsoTileL(conv, t.tc), conv.L,
+        hw.precision.act_bits};
+    const int64_t wBlock = t.tm * (q == TltSchedule::ws ? conv.N : t.tn) * K2;
+    const Transfer w{TrafficKind::weight, a.w, 1, 1, wBlock, wBlock, hw.precision.weight_bits};
+    const Transfer out{TrafficKind::output, a.out, t.tm, t.tr, t.tc, conv.C, hw.precision.act_bits};
+    c.dram_cycles = transferCycles(in, hw, burst_aware) + transferCycles(w, hw, burst_aware) +
+                    transferCycles(out, hw, burst_aware);
+    c.time_cycles = c.mac_cycles + c.dram_cycles; // Eq. 6
+    return c;
+}
+
 TsoLayerChoice tsoBestSlicing(const TsoConv& conv, const Hardware& hw,
                               const TsoSearchOptions& opt) {
     TsoLayerChoice best;
@@ -48,7 +81,6 @@ TsoLayerChoice tsoBestSlicing(const TsoConv& conv, const Hardware& hw,
     const int64_t mb0 = cores.mb_bytes.size() > 0 ? cores.mb_bytes[0] : 0;
     const int64_t mb1 = cores.mb_bytes.size() > 1 ? cores.mb_bytes[1] : 0;
     const int64_t mb2 = cores.mb_bytes.size() > 2 ? cores.mb_bytes[2] : 0;
-    const int64_t macsPerCore = tsoMacsPerCore(hw);
     const int64_t K2 = conv.K * conv.K;
     const auto tcs = [&] {
         auto v = breakpoints(conv.C, conv.C, conv.C, opt.exhaustive);
@@ -65,13 +97,15 @@ TsoLayerChoice tsoBestSlicing(const TsoConv& conv, const Hardware& hw,
     const auto tns = breakpoints(conv.N, conv.N, conv.N, opt.exhaustive);
     for (TlePartition p :
          {TlePartition::ks, TlePartition::ks_ofm, TlePartition::ofm}) { // Alg. 1 line 6
-        const TleSlice slice = tleSlicing(p, conv, tle);                // line 8
+        if (opt.partition && *opt.partition != p) continue;
+        const TleSlice slice = tleSlicing(p, conv, tle);   // line 8
         const int64_t share = ceilDiv(slice.filters, tlt); // filters of one TLT (GETFILTERS)
         const auto trs = breakpoints(slice.rows, slice.rows, conv.R, opt.exhaustive);
         for (TltSchedule q : {TltSchedule::is, TltSchedule::os, TltSchedule::ws}) { // line 10
-            for (int64_t tr : trs)                                                  // Alg. 3 line 4
-                for (int64_t tc : tcs)                                              // line 5
-                    for (int64_t tn : tns) {                                        // line 6
+            if (opt.schedule && *opt.schedule != q) continue;
+            for (int64_t tr : trs)           // Alg. 3 line 4
+                for (int64_t tc : tcs)       // line 5
+                    for (int64_t tn : tns) { // line 6
                         ++best.evaluated;
                         // Line 7, GETFILTERS with the fit of Eq. 2.
                         const int64_t inBytes =
@@ -85,36 +119,14 @@ TsoLayerChoice tsoBestSlicing(const TsoConv& conv, const Hardware& hw,
                         if (tm < 1 || (q == TltSchedule::is && tm < share)) continue;
                         tm = ceilDiv(share,
                                      ceilDiv(share, tm)); // the same passes, filters spread evenly
-                        const TsoTile t{tm, tn, tr, tc};
-                        const TsoAlphas a = tsoTransferCounts(q, conv, slice, t, tle); // Eqs. 3-5
-                        const double mac =
-                            tsoMacCycles(conv, t, macsPerCore, tle * tlt); // Eqs. 7-8
-                        // Eq. 9 with Alg. 4 per tile (WS's W tile holds every channel).
-                        const Transfer in{TrafficKind::input,
-                                          a.in,
-                                          tn,
-                                          tsoTileH(conv, tr),
-                                          tsoTileL(conv, tc),
-                                          conv.L,
-                                          hw.precision.act_bits};
-                        const int64_t wBlock = tm * (q == TltSchedule::ws ? conv.N : tn) * K2;
-                        const Transfer w{TrafficKind::weight,     a.w, 1, 1, wBlock, wBlock,
-                                         hw.precision.weight_bits};
-                        const Transfer out{TrafficKind::output,  a.out, tm, tr, tc, conv.C,
-                                           hw.precision.act_bits};
-                        const double dram = transferCycles(in, hw, opt.burst_aware) +
-                                            transferCycles(w, hw, opt.burst_aware) +
-                                            transferCycles(out, hw, opt.burst_aware);
-                        const double time = mac + dram; // Eq. 6
-                        if (time < best.time_cycles) {  // Alg. 3 line 12, Alg. 1 line 13
-                            best.partition = p;
-                            best.schedule = q;
-                            best.slice = slice;
-                            best.tile = t;
-                            best.mac_cycles = mac;
-                            best.dram_cycles = dram;
-                            best.time_cycles = time;
-                            best.fits = true;
+                        const TsoLayerChoice c =
+                            tsoSlicingTime(conv, hw, p, q, {tm, tn, tr, tc}, opt.burst_aware);
+                        const double time = c.time_cycles;
+                        if (time < best.time_cycles) { // Alg. 3 line 12, Alg. 1 line 13
+                            const int64_t evaluated = best.evaluated;
+                            best = c;
+                            best.evaluated = evaluated;
+                            best.fits = true; // the checks above are Eq. 2
                         }
                     }
         }

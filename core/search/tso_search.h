@@ -19,6 +19,7 @@
 #include "search/search_types.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace lf {
@@ -26,6 +27,10 @@ namespace lf {
 struct TsoSearchOptions {
     bool burst_aware = true; // TSO-burst (else TSO-noburst)
     bool exhaustive = false; // Alg. 3's full loops (every T_R, T_C, T_N) — for checking
+    // A fixed TLE partitioning or TLT schedule for every conv (TSO §VI "Fixed TLE/TLT
+    // partitioning"); unset: Alg. 1 tries all three.
+    std::optional<TlePartition> partition;
+    std::optional<TltSchedule> schedule;
 };
 
 struct TsoLayerChoice {
@@ -51,6 +56,12 @@ struct TsoSearchResult {
 // #MACs of one TLT core (Eq. 7): the PE array's MACs shared by the TLE × TLT cores (the NMP
 // preset describes its 32 cores as a 8 × 4 array of 6-MAC units), as models/evaluate.cpp.
 int64_t tsoMacsPerCore(const Hardware& hw);
+
+// The time of one slicing (Eq. 6: T_MAC of Eqs. 7-8 + T_DRAM of Eq. 9 with Alg. 4 under the
+// burst or the no-burst model), as the search costs it. `fits` is false when the tile breaks
+// Eq. 2. A slicing chosen under one DRAM model can be timed under the other.
+TsoLayerChoice tsoSlicingTime(const TsoConv& conv, const Hardware& hw, TlePartition p,
+                              TltSchedule q, const TsoTile& tile, bool burst_aware);
 
 // Alg. 1 for one conv.
 TsoLayerChoice tsoBestSlicing(const TsoConv& conv, const Hardware& hw, const TsoSearchOptions& opt);

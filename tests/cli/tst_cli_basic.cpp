@@ -1,13 +1,13 @@
 // layerfuse-cli as a user runs it: --version, --help, examples, convert, evaluate in every
 // format, and the exit-code contract (0 ok, 1 bad input with FILE:LINE:COLUMN on stderr,
 // 2 usage error).
+#include "cli_run.h"
 #include "net_text.h"
 #include "test_support.h"
 
 #include "examples/bundled.h"
 #include "io/network_yaml.h"
 
-#include <QProcess>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -20,40 +20,14 @@ using nlohmann::json;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    bool crashed = false;
-    std::string out, err;
-};
+using Run = lf::test::CliRun;
 
 Run cli(const QStringList& args) {
-    QProcess p;
-    p.setProgram(lf::test::cliPath());
-    p.setArguments(args);
-    p.start();
-    Run r;
-    if (!p.waitForStarted(10000)) {
-        r.err = "could not start " + lf::test::cliPath().toStdString();
-        return r;
-    }
-    p.closeWriteChannel();
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.crashed = p.exitStatus() != QProcess::NormalExit;
-    r.code = p.exitCode();
-    const QByteArray o = p.readAllStandardOutput(), e = p.readAllStandardError();
-    r.out.assign(o.constData(), size_t(o.size()));
-    r.err.assign(e.constData(), size_t(e.size()));
-    return r;
+    return lf::test::runCli(args, 60000);
 }
 
 std::string describe(const Run& r) {
-    return "exit " + std::to_string(r.code) + (r.crashed ? " (crashed)" : "") +
-           "\nstdout: " + r.out.substr(0, 2000) + "\nstderr: " + r.err.substr(0, 2000);
+    return r.describe();
 }
 
 #define QVERIFY_RUN(run, expectedCode)                                                             \

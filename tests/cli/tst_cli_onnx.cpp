@@ -1,5 +1,6 @@
 // layerfuse-cli with ONNX models: `convert model.onnx out.net.yaml` (the YAML loads back to
 // the same network), --input-shape for dynamic inputs, --allow-unsupported, exit codes.
+#include "cli_run.h"
 #include "net_text.h"
 #include "onnx_model_builder.h"
 #include "test_support.h"
@@ -7,7 +8,8 @@
 #include "io/network_yaml.h"
 #include "io/onnx_import.h"
 
-#include <QProcess>
+#include <nlohmann/json.hpp>
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -16,21 +18,25 @@ using lf::test::OnnxModelBuilder;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    std::string out, err;
-};
+using Run = lf::test::CliRun;
 
 Run cli(const QStringList& args) {
-    QProcess p;
-    p.start(lf::test::cliPath(), args);
-    p.waitForFinished(60000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString()};
+    return lf::test::runCli(args, 60000);
 }
 
 QString cls() {
     return lf::test::testData(QStringLiteral("onnx/ch_ppocr_mobile_v2.0_cls_infer.onnx"));
+}
+
+// conv -> Hardmax: one operator without a layer equivalent.
+QString oddModel() {
+    OnnxModelBuilder b(13);
+    b.input("x", {1, 3, 8, 8});
+    b.weight("w", {4, 3, 3, 3});
+    b.node("Conv", {"x", "w"}, {"a"}, "conv");
+    b.node("Hardmax", {"a"}, {"y"}, "odd");
+    b.output("y");
+    return lf::test::writeTempFile("odd.onnx", b.bytes());
 }
 
 #define QVERIFY_CONTAINS(text, part)                                                               \
@@ -72,16 +78,10 @@ class TestCliOnnx : public QObject {
     }
 
     void unsupportedOperators() {
-        OnnxModelBuilder b(13);
-        b.input("x", {1, 3, 8, 8});
-        b.weight("w", {4, 3, 3, 3});
-        b.node("Conv", {"x", "w"}, {"a"}, "conv");
-        b.node("Hardmax", {"a"}, {"y"}, "odd");
-        b.output("y");
-        const QString path = lf::test::writeTempFile("odd.onnx", b.bytes());
+        const QString path = oddModel();
         const Run r = cli({"convert", path, "-"});
         QCOMPARE(r.code, 1);
-        QVERIFY_CONTAINS(r.err, "Hardmax (node 'odd')");
+        QVERIFY_CONTAINS(r.err, "Hardmax (node 'odd', inputs [1,4,6,6])");
         QVERIFY_CONTAINS(r.err, "--allow-unsupported");
         const Run ok = cli({"convert", path, "-", "--allow-unsupported"});
         QVERIFY2(ok.code == 0, ok.err.c_str());
@@ -93,6 +93,42 @@ class TestCliOnnx : public QObject {
         const Run r = cli({"evaluate", cls(), "--input-shape", "3,48,192", "--format", "json"});
         QVERIFY2(r.code == 0, r.err.c_str());
         QVERIFY(!r.out.empty());
+    }
+
+    // convert --report lists what became of every node, as text or JSON.
+    void importReport() {
+        const QString mlsd = lf::test::testData(QStringLiteral("onnx/mlsd_320x320_tiny.onnx"));
+        QTemporaryDir dir;
+        const Run text = cli({"convert", mlsd, dir.filePath("m.net.yaml"), "--report"});
+        QVERIFY2(text.code == 0, text.err.c_str());
+        QVERIFY_CONTAINS(text.out, "Import report for");
+        QVERIFY_CONTAINS(text.out, "is NHWC: read as 4x320x320");
+        QVERIFY_CONTAINS(text.out, "Clip 20 (relu6)");
+        QVERIFY_CONTAINS(text.out, "pre-processing of input");
+        QVERIFY_CONTAINS(text.out, "padding merged into the next conv / pool: Pad 3");
+        QVERIFY_CONTAINS(text.out, "Split 1");
+        QVERIFY_CONTAINS(text.out, "opaque: none");
+        QVERIFY_CONTAINS(text.out, "1649100800 MACs");
+
+        const Run js = cli({"convert", mlsd, "-", "--report", "--format", "json"});
+        QVERIFY2(js.code == 0, js.err.c_str());
+        QVERIFY_CONTAINS(js.out, "format: layerfuse/network@1"); // YAML on stdout
+        const auto j = nlohmann::json::parse(js.err);            // report on stderr
+        QCOMPARE(j["layer_kinds"]["conv"].get<int>(), 41);
+        QCOMPARE(j["macs"].get<int64_t>(), int64_t(1649100800));
+        QCOMPARE(j["fates"]["opaque"].get<int>(), 0);
+        int folded = 0;
+        for (const auto& n : j["nodes"])
+            folded += n["fate"] == "folded";
+        QCOMPARE(folded, j["fates"]["folded"].get<int>());
+        QVERIFY(j["nodes"].size() == j["nodes_total"].get<size_t>());
+
+        // A refused model: the report says which node became opaque and why.
+        const QString path = oddModel();
+        const Run bad = cli({"convert", path, "-", "--report"});
+        QCOMPARE(bad.code, 1);
+        QVERIFY_CONTAINS(bad.err, "opaque: 1\n    Hardmax (node 'odd', inputs [1,4,6,6])");
+        QVERIFY(cli({"convert", mlsd, "-", "--report", "--format", "xml"}).code == 2);
     }
 
     void corruptFile() {

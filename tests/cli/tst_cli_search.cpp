@@ -3,11 +3,11 @@
 // than the default schedule (issue 5's done-when check), by either method; `explore --csv`
 // writes the documented columns, one row per front point, each point's schedule with
 // --save-schedules; usage errors exit 2.
+#include "cli_run.h"
 #include "net_text.h"
 #include "test_support.h"
 
 #include <QDir>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -19,40 +19,14 @@ using namespace lf;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    bool crashed = false;
-    std::string out, err;
-};
+using Run = lf::test::CliRun;
 
 Run cli(const QStringList& args) {
-    QProcess p;
-    p.setProgram(lf::test::cliPath());
-    p.setArguments(args);
-    p.start();
-    Run r;
-    if (!p.waitForStarted(10000)) {
-        r.err = "could not start " + lf::test::cliPath().toStdString();
-        return r;
-    }
-    p.closeWriteChannel();
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.crashed = p.exitStatus() != QProcess::NormalExit;
-    r.code = p.exitCode();
-    const QByteArray o = p.readAllStandardOutput(), e = p.readAllStandardError();
-    r.out.assign(o.constData(), size_t(o.size()));
-    r.err.assign(e.constData(), size_t(e.size()));
-    return r;
+    return lf::test::runCli(args, 120000);
 }
 
 std::string describe(const Run& r) {
-    return "exit " + std::to_string(r.code) + (r.crashed ? " (crashed)" : "") +
-           "\nstdout: " + r.out.substr(0, 2000) + "\nstderr: " + r.err.substr(0, 2000);
+    return r.describe();
 }
 
 #define QVERIFY_RUN(run, expectedCode)                                                             \

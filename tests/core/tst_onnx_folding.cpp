@@ -12,7 +12,7 @@ class TestOnnxFolding : public QObject {
     Q_OBJECT
   private slots:
     void foldsIntoProducer() {
-        OnnxModelBuilder b(13);
+        OnnxModelBuilder b(14); // HardSwish exists from opset 14
         b.input("x", {1, 3, 8, 8});
         conv(b, "c1", "x", "a", {8, 3, 1, 1});
         for (const char* p : {"s", "bb", "mean", "var"})

@@ -78,6 +78,26 @@ OnnxModelBuilder richModel() {
     setAttr(fc, "transB", int64_t(1));
     b.node("Softmax", {"logits"}, {"prob"}, "softmax");
     b.output("prob");
+    // An NHWC island: channel Slice and Split, constant channels, pixel shuffle.
+    auto& nhwc = b.node("Transpose", {"cat"}, {"catT"}, "to_nhwc");
+    setAttr(nhwc, "perm", std::vector<int64_t>{0, 2, 3, 1});
+    b.ints("sl_start", {0});
+    b.ints("sl_end", {8});
+    b.ints("sl_axis", {3});
+    b.node("Slice", {"catT", "sl_start", "sl_end", "sl_axis"}, {"sl"}, "slice");
+    b.ints("parts", {4, 4});
+    auto& sp = b.node("Split", {"sl", "parts"}, {"sa", "sb"}, "split");
+    setAttr(sp, "axis", int64_t(3));
+    b.ints("zs", {1, 16, 16, 4});
+    b.node("ConstantOfShape", {"zs"}, {"zeros"});
+    auto& wide = b.node("Concat", {"sb", "zeros"}, {"wide"}, "widen");
+    setAttr(wide, "axis", int64_t(3));
+    auto& back = b.node("Transpose", {"wide"}, {"wideT"}, "to_nchw");
+    setAttr(back, "perm", std::vector<int64_t>{0, 3, 1, 2});
+    auto& d2s = b.node("DepthToSpace", {"wideT"}, {"shuffled"}, "pixel_shuffle");
+    setAttr(d2s, "blocksize", int64_t(2));
+    b.output("shuffled");
+    b.output("sa");
     return b;
 }
 
@@ -236,8 +256,10 @@ class TestOnnxFuzz : public QObject {
         const OnnxModelBuilder b = richModel();
         auto r = importOnnxBytes(b.bytes(), "rich.onnx");
         QVERIFY2(r.ok(), r.ok() ? "" : r.error().toString().c_str());
-        // stem, se_pool, se_reduce, se_expand, se_scale, dw, residual, up, resize, cat, pool, fc.
-        QCOMPARE(r->size(), 13);
+        // stem, se_pool, se_reduce, se_expand, se_scale, dw, residual, up, resize, cat, pool, fc;
+        // the NHWC island: slice, split (2 parts), widen, pixel_shuffle.
+        QCOMPARE(r->size(), 18);
+        QCOMPARE(r->layer(r->find("pixel_shuffle")).out, (Shape{2, 32, 32}));
         QCOMPARE(r->layer(r->find("fc")).out, (Shape{10, 1, 1}));
     }
 

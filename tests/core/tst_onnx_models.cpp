@@ -3,21 +3,45 @@
 //
 // Expected layer counts and shapes of the real models are derived from the published
 // PaddleOCR architecture definitions, not from the importer.
-#include "onnx_model_builder.h"
+#include "net_text.h"
+#include "onnx_test_helpers.h"
 #include "test_support.h"
 
 #include "io/network_yaml.h"
 #include "io/onnx_import.h"
+#include "network/dims.h"
 
 #include <QtTest>
 
 #include <map>
 #include <random>
+#include <set>
 #include <stdexcept>
 
 using namespace lf;
 using lf::test::OnnxModelBuilder;
 using lf::test::setAttr;
+
+namespace {
+// Imports a bundled model, checks it against ONNX shape inference and the MAC formula.
+Network importChecked(const std::string& path, const OnnxImportOptions& o,
+                      OnnxImportReport& report) {
+    auto r = importOnnx(path, o, &report);
+    if (!r) throw std::runtime_error(r.error().toString());
+    onnx::ModelProto model;
+    if (!model.ParseFromString(lf::test::readBytes(QString::fromStdString(path))))
+        throw std::runtime_error("cannot parse " + path);
+    lf::test::checkAgainstOnnx(model, *r, report, o.input_shape);
+    return *r;
+}
+
+int64_t totalMacs(const Network& n) {
+    int64_t m = 0;
+    for (LayerId id : n.computeIds())
+        m += layerMacs(layerDims(n, id));
+    return m;
+}
+} // namespace
 
 namespace {
 
@@ -144,6 +168,69 @@ class TestOnnxModels : public QObject {
         for (const Layer& l : n.layers())
             if (l.type == LayerType::resize) scales.insert(l.scale_h);
         QCOMPARE(scales, (std::multiset<int>{2, 2, 2, 2, 4, 8}));
+        checkYamlRoundTrip(n);
+    }
+
+    // MediaPipe BlazeFace (front camera), converted by tf2onnx: an NHWC input transposed to
+    // NCHW, BlazeBlocks whose shortcuts widen the channels by concatenating zeros
+    // (ConstantOfShape), heads transposed back to NHWC and reshaped. Channels per block
+    // (blazeface.py of MediaPipe's model card): 24, 24, 28, 32/2, 36, 42, 48/2, 56, 64, 72, 80,
+    // 88, 96/2, 96 x 4; conv counts and MACs from tests/onnx/onnx_reference.py.
+    void blazeFaceFront() {
+        OnnxImportReport rep;
+        const Network n =
+            importChecked(dataPath("face_detection_front_128x128_barracuda.onnx"), {}, rep);
+        const std::map<std::string, int> want = {
+            {"input", 1}, {"conv", 37}, {"add", 16}, {"concat", 11}, {"pool", 3}};
+        QCOMPARE(typeCounts(n), want);
+        QCOMPARE(n.layer(n.inputIds()[0]).out, (Shape{3, 128, 128}));
+        QCOMPARE(rep.inputs.size(), size_t(1));
+        QVERIFY(rep.unsupported.empty());
+        std::multiset<int64_t> widen;
+        for (const Layer& l : n.layers())
+            if (l.type == LayerType::concat) widen.insert(l.const_channels);
+        QCOMPARE(widen, (std::multiset<int64_t>{4, 4, 4, 6, 6, 8, 8, 8, 8, 8, 8}));
+        QVERIFY(hasLayerWithOutput(n, LayerType::conv, {24, 64, 64}));
+        QVERIFY(hasLayerWithOutput(n, LayerType::concat, {28, 64, 64}));
+        QVERIFY(hasLayerWithOutput(n, LayerType::conv, {96, 8, 8}));
+        QVERIFY(hasLayerWithOutput(n, LayerType::conv, {2, 16, 16})); // 2 anchors x 16 x 16
+        QVERIFY(hasLayerWithOutput(n, LayerType::conv, {6, 8, 8}));   // 6 anchors x 8 x 8
+        QVERIFY(hasLayerWithOutput(n, LayerType::conv, {96, 8, 8}));
+        QCOMPARE(totalMacs(n), int64_t(30760960));
+        checkYamlRoundTrip(n);
+    }
+
+    // M-LSD tiny (MobileNetV2 encoder + U-Net-style decoder), converted by tf2onnx: an NHWC
+    // RGBA input scaled with Mul / Sub before the Transpose, Pads whose pads are a
+    // Split -> Concat of constants, bilinear Resize to sizes computed from Shape, the score
+    // and offset channels sliced off the 16-channel map, NMS as MaxPool + Equal.
+    void mlsdTiny() {
+        OnnxImportReport rep;
+        const Network n = importChecked(dataPath("mlsd_320x320_tiny.onnx"), {}, rep);
+        const std::map<std::string, int> want = {{"input", 1},  {"conv", 41}, {"add", 9},
+                                                 {"concat", 2}, {"mul", 1},   {"pool", 1},
+                                                 {"resize", 3}, {"reorg", 2}};
+        QCOMPARE(typeCounts(n), want);
+        QCOMPARE(n.layer(n.inputIds()[0]).out, (Shape{4, 320, 320}));
+        int preprocessing = 0; // the Mul and Sub on the raw NHWC input
+        for (const auto& r : rep.nodes)
+            preprocessing += r.detail.rfind("pre-processing", 0) == 0;
+        QCOMPARE(preprocessing, 2);
+        int padded = 0, slices = 0;
+        for (const Layer& l : n.layers()) {
+            if (l.type == LayerType::conv && l.stride_h == 2 && l.pad_b == 1 && l.pad_t == 0)
+                ++padded; // the three stride-2 depthwise convs after a merged Pad, + Conv1
+            if (l.type == LayerType::reorg) {
+                ++slices;
+                QCOMPARE(l.out.h, int64_t(160));
+                QVERIFY(l.out.c == 1 || l.out.c == 4); // score map, 4 offset maps
+            }
+        }
+        QCOMPARE(padded, 4);
+        QCOMPARE(slices, 2);
+        QVERIFY(hasLayerWithOutput(n, LayerType::resize, {16, 160, 160}));
+        QCOMPARE(totalMacs(n), int64_t(1649100800));
+        QVERIFY(rep.unsupported.empty());
         checkYamlRoundTrip(n);
     }
 

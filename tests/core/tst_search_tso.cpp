@@ -10,6 +10,7 @@
 
 #include <QtTest>
 
+#include <limits>
 #include <random>
 
 using namespace lf;
@@ -107,6 +108,58 @@ class TstSearchTso : public QObject {
             const double burstTimeOfNoburstChoice =
                 nb.mac_cycles + tsoDramCycles(conv, nb.tile, al, hw, true);
             QVERIFY(a.layers[k].time_cycles <= burstTimeOfNoburstChoice + 1e-6);
+        }
+    }
+
+    // §VI "Fixed TLE/TLT partitioning": a fixed strategy restricts Alg. 1 to it; the best of
+    // the three fixed runs is the unrestricted optimum; tsoSlicingTime re-costs a choice to
+    // the search's own time, and a TSO-noburst choice timed with bursts is never faster than
+    // TSO-burst's (WS included).
+    void fixedStrategiesAndRetiming() {
+        const Hardware hw = test::bundledHardware("tso-nmp");
+        std::mt19937 rng(5);
+        for (int k = 0; k < 40; ++k) {
+            TsoConv c;
+            c.M = 1 + int64_t(rng() % 256);
+            c.N = 1 + int64_t(rng() % 128);
+            c.K = int64_t(std::array<int, 3>{1, 3, 5}[rng() % 3]);
+            c.S = 1 + int64_t(rng() % 2);
+            c.R = 1 + int64_t(rng() % 56);
+            c.C = 1 + int64_t(rng() % 56);
+            c.H = (c.R - 1) * c.S + c.K;
+            c.L = (c.C - 1) * c.S + c.K;
+            const TsoLayerChoice best = tsoBestSlicing(c, hw, {});
+            if (!best.fits) continue;
+            const TsoLayerChoice again =
+                tsoSlicingTime(c, hw, best.partition, best.schedule, best.tile, true);
+            QVERIFY(again.fits);
+            QCOMPARE(again.time_cycles, best.time_cycles);
+            double bestFixed = std::numeric_limits<double>::infinity();
+            for (TlePartition p : {TlePartition::ks, TlePartition::ks_ofm, TlePartition::ofm}) {
+                TsoSearchOptions o;
+                o.partition = p;
+                const TsoLayerChoice f = tsoBestSlicing(c, hw, o);
+                if (!f.fits) continue;
+                QCOMPARE(f.partition, p);
+                QVERIFY(f.time_cycles >= best.time_cycles);
+                bestFixed = std::min(bestFixed, f.time_cycles);
+            }
+            QCOMPARE(bestFixed, best.time_cycles);
+            bestFixed = std::numeric_limits<double>::infinity();
+            for (TltSchedule q : {TltSchedule::is, TltSchedule::os, TltSchedule::ws}) {
+                TsoSearchOptions o;
+                o.schedule = q;
+                const TsoLayerChoice f = tsoBestSlicing(c, hw, o);
+                if (!f.fits) continue;
+                QCOMPARE(f.schedule, q);
+                bestFixed = std::min(bestFixed, f.time_cycles);
+            }
+            QCOMPARE(bestFixed, best.time_cycles);
+            TsoSearchOptions nb;
+            nb.burst_aware = false;
+            const TsoLayerChoice n = tsoBestSlicing(c, hw, nb);
+            QVERIFY(tsoSlicingTime(c, hw, n.partition, n.schedule, n.tile, true).time_cycles >=
+                    best.time_cycles - 1e-6);
         }
     }
 };

@@ -305,6 +305,11 @@ class TestZigZagExport : public QObject {
                                          std::string::npos;
                     if (packing) {
                         QVERIFY2(cycles > lm->compute_cycles, where.c_str());
+                        // Per-dim factors lose little against the packed product.
+                        QVERIFY2(double(cycles) <= 1.1 * double(lm->compute_cycles),
+                                 (where + ": " + std::to_string(cycles) + " cycles, LayerFuse " +
+                                  std::to_string(lm->compute_cycles))
+                                     .c_str());
                         ++packed;
                         continue;
                     }
@@ -316,9 +321,9 @@ class TestZigZagExport : public QObject {
                 }
             }
         }
-        // The packing difference is the exception: layers whose axis product does not
-        // factor well.
-        QVERIFY2(packed * 100 < layers, qPrintable(QString("%1 of %2").arg(packed).arg(layers)));
+        // The packing difference is the exception: layers whose axis product does not factor
+        // well (most of them Xception's, 728 channels on 16 rows).
+        QVERIFY2(packed * 50 < layers, qPrintable(QString("%1 of %2").arg(packed).arg(layers)));
     }
 
     // Fusion groups and store levels cannot be expressed in ZigZag: each file says so, and a

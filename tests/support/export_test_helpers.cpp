@@ -8,29 +8,12 @@
 namespace lf::test {
 
 const std::vector<const char*>& bundledNetworkNames() {
-    static const std::vector<const char*> names{
-        "l2net",
-        "l3net",
-        "l2net-4k",
-        "l3net-4k",
-        "l2net-wide",
-        "l3net-wide",
-        "vgg16",
-        "resnet18",
-        "resnet50",
-        "resnet152",
-        "mobilenetv2",
-        "squeezenet1.0",
-        "squeezenet1.1",
-        "googlenet",
-        "alexnet",
-        "dmcnn-vd",
-        "stoutchinin-alexnet",
-        "stoutchinin-zfnet",
-        "stoutchinin-vgg",
-        "stoutchinin-inception-v3",
-        "stoutchinin-resnet",
-    };
+    static const std::vector<const char*> names = [] {
+        std::vector<const char*> v;
+        for (const BundledFile& f : bundledFiles())
+            if (f.kind == BundledKind::network) v.push_back(f.name);
+        return v;
+    }();
     return names;
 }
 

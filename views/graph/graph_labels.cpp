@@ -100,6 +100,8 @@ QString layerDetailText(const Network& net, LayerId id) {
         return QStringLiteral("resize ×") + QString::number(l.scale_h);
     case LayerType::opaque:
         return l.op_type.empty() ? tr("unsupported") : q(l.op_type);
+    case LayerType::reorg:
+        return q(l.op_type);
     }
     return {};
 }

@@ -66,6 +66,8 @@ std::string unsupportedReason(const Layer& l) {
         return "a resize: Stream has no Resize parser";
     case LayerType::deconv:
         return "a transposed convolution: Stream has no ConvTranspose parser";
+    case LayerType::reorg:
+        return "a reorg (channel slice or pixel shuffle), which the Stream export does not cover";
     case LayerType::opaque:
         return "an operator LayerFuse does not model";
     case LayerType::input:

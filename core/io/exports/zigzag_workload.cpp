@@ -95,6 +95,8 @@ std::string zigzagSkipReason(const Layer& l) {
         return "resize has no ZigZag operator";
     case LayerType::deconv:
         return "a transposed convolution has no ZigZag dimension relation";
+    case LayerType::reorg:
+        return "a reorg moves data without computing; ZigZag has no operator for it";
     case LayerType::opaque:
         return "an unsupported operator";
     default:

@@ -334,6 +334,13 @@ bool evalConstNode(const onnx::NodeProto& n, int opset, const std::vector<const 
             return s;
         }));
     }
+    if (op == "Split") {
+        outs = evalSplit(n, opset, ins);
+        return true;
+    }
+    if (op == "ReduceProd" || op == "ReduceSum" || op == "ReduceMin" || op == "ReduceMax" ||
+        op == "ReduceMean")
+        return one(evalReduce(n, opset, ins));
     if (op == "Gather") return one(evalGather(n, ins));
     if (op == "Slice") return one(evalSlice(n, opset, ins));
     if (op == "Concat") return one(evalConcat(n, ins));

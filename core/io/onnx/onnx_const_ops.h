@@ -29,6 +29,10 @@ ConstTensor gatherValues(const ConstTensor& in, std::vector<int64_t> out,
 ConstTensor evalSlice(const onnx::NodeProto& n, int opset,
                       const std::vector<const ConstTensor*>& ins);
 ConstTensor evalGather(const onnx::NodeProto& n, const std::vector<const ConstTensor*>& ins);
+std::vector<ConstTensor> evalSplit(const onnx::NodeProto& n, int opset,
+                                   const std::vector<const ConstTensor*>& ins);
+ConstTensor evalReduce(const onnx::NodeProto& n, int opset,
+                       const std::vector<const ConstTensor*>& ins);
 ConstTensor evalConcat(const onnx::NodeProto& n, const std::vector<const ConstTensor*>& ins);
 ConstTensor evalRange(const std::vector<const ConstTensor*>& ins);
 ConstTensor evalWhere(const std::vector<const ConstTensor*>& ins);

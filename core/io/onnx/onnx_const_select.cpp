@@ -79,37 +79,11 @@ ConstTensor evalSlice(const onnx::NodeProto& n, int opset,
         if (ins.size() > 3 && ins[3]) axes = ins[3]->intValues("Slice axes");
         if (ins.size() > 4 && ins[4]) steps = ins[4]->intValues("Slice steps");
     }
-    if (axes.empty())
-        for (size_t k = 0; k < starts.size(); ++k)
-            axes.push_back(int64_t(k));
-    if (steps.empty()) steps.assign(starts.size(), 1);
-    if (starts.size() != ends.size() || axes.size() != starts.size() ||
-        steps.size() != starts.size())
-        invalid("Slice starts, ends, axes and steps differ in length");
     std::vector<int64_t> begin(size_t(r), 0), step(size_t(r), 1), out = x.dims;
-    for (size_t k = 0; k < axes.size(); ++k) {
-        const int64_t a = normalizeAxis(axes[k], r, "Slice axis");
-        const int64_t d = x.dims[size_t(a)];
-        const int64_t s = steps[k];
-        if (s == 0) invalid("Slice step is 0");
-        auto clampIndex = [&](int64_t v, int64_t lo, int64_t hi) {
-            if (v < 0) v = v < -d ? -1 : v + d; // -d-1 and below clamp to before the start
-            return std::clamp(v, lo, hi);
-        };
-        int64_t b, e;
-        if (s > 0) {
-            b = clampIndex(starts[k], 0, d);
-            e = clampIndex(ends[k], 0, d);
-        } else {
-            b = clampIndex(starts[k], -1, d - 1);
-            e = clampIndex(ends[k], -1, d - 1);
-        }
-        if (s == INT64_MIN) invalid("Slice step is out of range");
-        const int64_t len =
-            s > 0 ? (e > b ? (e - b - 1) / s + 1 : 0) : (b > e ? (b - e - 1) / (-s) + 1 : 0);
-        begin[size_t(a)] = b;
-        step[size_t(a)] = s;
-        out[size_t(a)] = len;
+    for (const SliceAxis& a : sliceAxes(x.dims, starts, ends, axes, steps)) {
+        begin[size_t(a.axis)] = a.begin;
+        step[size_t(a.axis)] = a.step;
+        out[size_t(a.axis)] = a.count;
     }
     const auto st = stridesOf(x.dims);
     return gatherValues(x, out, [&](const std::vector<int64_t>& pos) {

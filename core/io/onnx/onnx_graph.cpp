@@ -132,6 +132,7 @@ void Translator::indexGraph() {
         graphInputs_.push_back(&in);
     }
     nodeNames_.resize(size_t(nodes));
+    outcomes_.resize(size_t(nodes));
     std::unordered_map<std::string, int> perOp;
     for (int i = 0; i < nodes; ++i) {
         const auto& n = graph_.node(i);
@@ -240,7 +241,12 @@ void Translator::addInputs() {
             dims.push_back(d.has_dim_value() && d.dim_value() > 0 ? d.dim_value() : -1);
         const auto& given = options_.input_shape;
         if (!given.empty()) {
-            if (dims.size() == 4 && given.size() == 3)
+            // An NHWC input [N,?,?,C] given as C,H,W: fill it in the input's own layout.
+            const bool nhwc = dims.size() == 4 && given.size() == 3 && dims[1] < 0 && dims[3] > 0 &&
+                              dims[3] == given[0];
+            if (nhwc)
+                dims = {dims[0], given[1], given[2], given[0]};
+            else if (dims.size() == 4 && given.size() == 3)
                 std::copy(given.begin(), given.end(), dims.begin() + 1);
             else if (given.size() == dims.size())
                 dims = given;
@@ -273,8 +279,11 @@ void Translator::addInputs() {
         v.dims = dims;
         v.ours = s;
         v.carrier = in.name;
-        v.input_index = int(spec_.inputs.size());
         values_[vi.name()] = std::move(v);
+        inputRoles_.push_back(Roles{kN, kC, kH, kW});
+        inputCommitted_.push_back(dims.size() != 4); // only images change layout
+        inputNotes_.emplace_back();
+        inputIndex_[in.name] = int(spec_.inputs.size());
         spec_.inputs.push_back(std::move(in));
     }
 }

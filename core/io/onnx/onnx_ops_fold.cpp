@@ -62,9 +62,9 @@ FoldStep Translator::stepFor(const NodeCtx& c) const {
     s.node = c.name;
     s.ops = {lower(op)};
     s.kind = FoldKind::activation;
-    if (op == "BatchNormalization") {
+    if (op == "BatchNormalization" || op == "InstanceNormalization") {
         s.kind = FoldKind::batchnorm;
-        s.op = "batchnorm";
+        s.op = op == "BatchNormalization" ? "batchnorm" : "instancenorm";
     } else if (op == "Dropout") {
         s.kind = FoldKind::dropout;
         s.op = "dropout";
@@ -112,7 +112,6 @@ void Translator::opUnaryFold(const NodeCtx& c) {
             unsupported("output " + std::to_string(k) +
                         " (training statistics or mask) is not supported");
     Value o = x;
-    o.input_index = -1;
     o.steps.push_back(stepFor(c));
     setFolded(c, std::move(o));
 }
@@ -144,7 +143,7 @@ void Translator::opElementwise(const NodeCtx& c) {
     const Value& base = *features[0];
     for (const Value* f : features) {
         requireNoPad(*f);
-        if (f->dims != base.dims)
+        if (f->dims != base.dims || rolesOf(*f) != rolesOf(base))
             unsupported("broadcasting between two views of one activation " + dimsText(base.dims) +
                         " and " + dimsText(f->dims) + " is not supported");
     }
@@ -153,7 +152,6 @@ void Translator::opElementwise(const NodeCtx& c) {
             unsupported("the constant operand " + dimsText(k->dims) + " enlarges the activation " +
                         dimsText(base.dims));
     Value o = base;
-    o.input_index = -1;
     if (features.size() == 1) {
         const bool scalar = consts.size() == 1 && elementCount(consts[0]->dims) == int64_t(1);
         FoldStep* last = o.steps.empty() ? nullptr : &o.steps.back();
@@ -224,9 +222,9 @@ void Translator::opElementwise(const NodeCtx& c) {
 
 void Translator::opLayout(const NodeCtx& c) {
     Value& x = feature(c, 0);
-    requireNoPad(x);
     const std::string& op = c.n.op_type();
-    std::vector<int64_t> dims;
+    if (op != "Transpose") requireNoPad(x); // a Transpose keeps a pending Pad's H and W
+    std::vector<int64_t> dims, perm;
     if (op == "Flatten") {
         dims = flattenDims(x.dims, attrInt(c.n, "axis", 1));
     } else if (op == "Reshape") {
@@ -238,35 +236,38 @@ void Translator::opLayout(const NodeCtx& c) {
         const auto axes = axesOperand(c.n, opset_, 13, optionalConstant(c, 1, "the axes"));
         dims = op == "Squeeze" ? squeezeDims(x.dims, axes) : unsqueezeDims(x.dims, axes);
     } else {
-        dims = permuteDims(x.dims, transposePerm(x.dims.size(), attrInts(c.n, "perm")));
+        perm = transposePerm(x.dims.size(), attrInts(c.n, "perm"));
+        dims = permuteDims(x.dims, perm);
+        // NHWC -> NCHW of a graph input that no layer has read yet (also after element-wise
+        // pre-processing): the input is an NHWC image, read in the transposed layout.
+        if (x.nchw && x.dims.size() == 4 && perm == std::vector<int64_t>{0, 3, 1, 2})
+            redeclareInput(x, perm, c.name);
     }
-    if (!x.dims.empty() && x.dims[0] > 1 && (dims.empty() || dims[0] != x.dims[0]))
+    const int64_t batch = extentOf(x, kN);
+    if (batch > 1 && (dims.empty() || dims[0] != batch))
         unsupported("the reshape mixes the batch dimension with others");
     Value o = x;
-    o.input_index = -1;
-    o.dims = dims;
+    if (op == "Transpose") {
+        transposeView(c, o, x, perm);
+    } else {
+        o.dims = dims;
+        o.layoutNode = c.name;
+        reshapeView(o, x);
+    }
     FoldStep s;
     s.id = c.index;
     s.node = c.name;
     s.op = lower(op);
+    if (o.nchw && o.shuffled) s.op = "channel_shuffle";
     s.ops = {s.op};
-    const auto view = standardView(dims);
-    if (view && *view == x.ours) {
+    if (o.nchw) {
         // Back to the plain N,C,H,W (or N,F) view: nothing the IR needs to know.
-        o.nchw = true;
         for (FoldStep& st : o.steps)
             if (st.kind == FoldKind::flatten) st.kind = FoldKind::identity;
-        s.kind = FoldKind::identity;
-    } else if (view && op == "Transpose" && x.input_index >= 0 && x.steps.empty() &&
-               consumers_[c.n.input(0)] == 1) {
-        // A layout change right at a graph input (NHWC -> NCHW): the input takes that shape.
-        spec_.inputs[size_t(x.input_index)].shape = *view;
-        o.ours = *view;
-        o.nchw = true;
+        o.shuffled = 0;
         s.kind = FoldKind::identity;
     } else {
-        o.nchw = false; // a flattened view: fine in front of an fc layer
-        s.kind = FoldKind::flatten;
+        s.kind = FoldKind::flatten; // a reshaped view: fine in front of an fc layer
     }
     o.steps.push_back(std::move(s));
     setFolded(c, std::move(o));
@@ -274,8 +275,7 @@ void Translator::opLayout(const NodeCtx& c) {
 
 void Translator::opPad(const NodeCtx& c) {
     Value& x = feature(c, 0);
-    if (x.dims.size() != 4 || !x.nchw)
-        unsupported("only padding of an N x C x H x W activation is supported");
+    const auto roles = std::optional<Roles>(imageRoles(x));
     const auto pads =
         opset_ < 11 ? attrInts(c.n, "pads") : constant(c, 1, "the pads").intValues("the pads");
     std::vector<int64_t> axes = {0, 1, 2, 3};
@@ -291,25 +291,54 @@ void Translator::opPad(const NodeCtx& c) {
     const std::string mode = attrString(c.n, "mode", "constant");
     if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "wrap")
         invalid("Pad mode '" + mode + "' is unknown");
+    // Per role (N, C, H, W) of the axes the pads name.
     int64_t begin[4] = {0, 0, 0, 0}, end[4] = {0, 0, 0, 0};
     for (size_t k = 0; k < axes.size(); ++k) {
-        begin[axes[k]] = pads[k];
-        end[axes[k]] = pads[k + axes.size()];
+        const int8_t r = (*roles)[size_t(axes[k])];
+        begin[r] = pads[k];
+        end[r] = pads[k + axes.size()];
     }
-    if (begin[0] || end[0] || begin[1] || end[1])
-        unsupported("padding the batch or channel axis is not supported");
-    for (int a : {2, 3})
-        if (begin[a] < 0 || end[a] < 0) unsupported("negative padding (cropping) is not supported");
+    if (begin[kN] || end[kN]) unsupported("padding the batch axis is not supported");
+    for (int r = 0; r < 4; ++r)
+        if (begin[r] < 0 || end[r] < 0) unsupported("negative padding (cropping) is not supported");
+    if ((begin[kC] || end[kC]) && mode != "constant")
+        unsupported("padding the channels in '" + mode + "' mode is not supported");
     Value o = x;
-    o.input_index = -1;
+    if (begin[kC] || end[kC]) {
+        // Constant channels: a concat of the activation and constant data (model-notes).
+        requireNoPad(x);
+        o = emitConstChannels(c, x, begin[kC] + end[kC]);
+    }
     const int64_t lim = NetworkLimits::kMaxKernel;
-    o.pad.t = toIntIn(x.pad.t + begin[2], 0, lim, "padding");
-    o.pad.b = toIntIn(x.pad.b + end[2], 0, lim, "padding");
-    o.pad.l = toIntIn(x.pad.l + begin[3], 0, lim, "padding");
-    o.pad.r = toIntIn(x.pad.r + end[3], 0, lim, "padding");
+    o.pad.t = toIntIn(x.pad.t + begin[kH], 0, lim, "padding");
+    o.pad.b = toIntIn(x.pad.b + end[kH], 0, lim, "padding");
+    o.pad.l = toIntIn(x.pad.l + begin[kW], 0, lim, "padding");
+    o.pad.r = toIntIn(x.pad.r + end[kW], 0, lim, "padding");
     o.pad.node = c.name;
-    o.dims[2] += begin[2] + end[2];
-    o.dims[3] += begin[3] + end[3];
+    o.pad.id = c.index;
+    for (size_t a = 0; a < 4; ++a) {
+        const int8_t r = (*roles)[a];
+        o.dims[a] = x.dims[a] + begin[r] + end[r];
+    }
+    setFolded(c, std::move(o));
+}
+
+// Quantizes an activation with a scale and zero point computed from it at run time: the
+// quantization folds into the producer; the scale and zero point are scalars, so their uses
+// (rescaling the integer result of ConvInteger) fold as scales.
+void Translator::opDynamicQuantize(const NodeCtx& c) {
+    Value& x = feature(c, 0);
+    requireNoPad(x);
+    Value o = x;
+    o.steps.push_back(foldStep(c, FoldKind::identity, "dynamic_quantize"));
+    for (int k = 1; k < c.n.output_size(); ++k) {
+        if (!outputUsed(c, k)) continue;
+        Value& q = out(c, k);
+        q = Value{};
+        q.kind = ValueKind::constant;
+        q.c = ConstTensor::shapeOnly({});
+        q.c.is_float = k == 1;
+    }
     setFolded(c, std::move(o));
 }
 

@@ -87,11 +87,11 @@ void applyWindow(Layer& l, const Window& w, const PendingPad& extra) {
 }
 
 // Checks a rank-4 activation for a 2-D spatial operator, with a hint for 1-D / 3-D ones.
-void requireSpatial2d(const Value& x) {
+void requireSpatial2d(const Value& x, const std::string& hint) {
     if (x.dims.size() == 3) unsupported("1-D operators (rank-3 input) are not supported");
     if (x.dims.size() == 5) unsupported("3-D operators (rank-5 input) are not supported");
     if (x.dims.size() != 4 || !x.nchw)
-        unsupported("needs an N x C x H x W activation, got dims " + dimsText(x.dims));
+        unsupported("needs an N x C x H x W activation, got dims " + dimsText(x.dims) + hint);
 }
 
 const ConstTensor& weightsOf(const NodeCtx& c) {
@@ -115,7 +115,7 @@ void checkKernelAttr(const onnx::NodeProto& n, const std::vector<int64_t>& wdims
 
 void Translator::opConv(const NodeCtx& c) {
     Value& x = feature(c, 0);
-    requireSpatial2d(x);
+    requireSpatial2d(x, layoutHint(x));
     const ConstTensor& w = weightsOf(c);
     checkKernelAttr(c.n, w.dims);
     const int64_t group = attrInt(c.n, "group", 1);
@@ -134,13 +134,13 @@ void Translator::opConv(const NodeCtx& c) {
     applyWindow(l, win, x.pad);
     Value plain = x;
     plain.pad = {};
-    emitLayer(c, std::move(l), {&plain});
+    notePad(x.pad, emitLayer(c, std::move(l), {&plain}));
 }
 
 void Translator::opConvTranspose(const NodeCtx& c) {
     Value& x = feature(c, 0);
     requireNoPad(x);
-    requireSpatial2d(x);
+    requireSpatial2d(x, layoutHint(x));
     const ConstTensor& w = weightsOf(c);
     checkKernelAttr(c.n, w.dims);
     const int64_t group = attrInt(c.n, "group", 1);
@@ -207,6 +207,19 @@ void Translator::opFullyConnected(const NodeCtx& c) {
     const ConstTensor& b = constant(c, 1, "the weight matrix");
     if (b.dims.size() != 2)
         unsupported("the weight matrix must have rank 2, got " + dimsText(b.dims));
+    if (!gemm && a.dims.size() == 4)
+        if (const auto roles = rolesOf(a); roles && (*roles)[3] == kC) {
+            // A product over the channels of an NHWC view at every pixel: a 1x1 convolution.
+            if (b.dims[0] != a.dims[3])
+                invalid("the input has " + std::to_string(a.dims[3]) +
+                        " channels but the weights " + dimsText(b.dims) + " expect " +
+                        std::to_string(b.dims[0]));
+            Layer l;
+            l.type = LayerType::conv;
+            l.out_channels = b.dims[1];
+            setRoles(emitLayer(c, std::move(l), {&a}), *roles);
+            return;
+        }
     if (a.dims.size() != 2)
         unsupported("an fc layer needs a 2-D input (N x features), got " + dimsText(a.dims) +
                     "; matrix products over other ranks are not supported");
@@ -228,7 +241,7 @@ void Translator::opFullyConnected(const NodeCtx& c) {
 
 void Translator::opPool(const NodeCtx& c) {
     Value& x = feature(c, 0);
-    requireSpatial2d(x);
+    requireSpatial2d(x, layoutHint(x));
     if (outputUsed(c, 1)) unsupported("the Indices output of MaxPool is not supported");
     const auto ks = attrInts(c.n, "kernel_shape");
     if (ks.size() != 2) invalid("kernel_shape must have 2 values, got " + dimsText(ks));
@@ -243,7 +256,7 @@ void Translator::opPool(const NodeCtx& c) {
     applyWindow(l, win, x.pad);
     Value plain = x;
     plain.pad = {};
-    emitLayer(c, std::move(l), {&plain});
+    notePad(x.pad, emitLayer(c, std::move(l), {&plain}));
 }
 
 void Translator::opGlobalPool(const NodeCtx& c) {
@@ -255,45 +268,81 @@ void Translator::opGlobalPool(const NodeCtx& c) {
 }
 
 void Translator::opReduce(const NodeCtx& c) {
-    Value& x = image(c, 0);
+    Value& x = feature(c, 0);
+    requireNoPad(x);
+    const auto roles = std::optional<Roles>(imageRoles(x));
     const auto axesIn = axesOperand(c.n, opset_, 18, optionalConstant(c, 1, "the axes"));
-    std::set<int64_t> axes;
+    std::set<int64_t> over;
     for (int64_t a : axesIn)
-        axes.insert(normalizeAxis(a, 4, "axis"));
-    if (axes != std::set<int64_t>{2, 3})
-        unsupported("only a reduction over height and width (axes 2, 3) is a global pooling; got " +
+        over.insert((*roles)[size_t(normalizeAxis(a, 4, "axis"))]);
+    if (over != std::set<int64_t>{kH, kW})
+        unsupported("only a reduction over height and width is a global pooling; got axes " +
                     dimsText(axesIn));
     Layer l;
     l.type = LayerType::global_pool;
     l.pool_mode = c.n.op_type() == "ReduceMax" ? PoolMode::max : PoolMode::avg;
     Value& o = emitLayer(c, std::move(l), {&x});
-    if (attrInt(c.n, "keepdims", 1) == 0) o.dims = {o.dims[0], o.dims[1]};
+    Roles kept;
+    for (int8_t r : *roles)
+        if (attrInt(c.n, "keepdims", 1) != 0 || (r != kH && r != kW)) kept.push_back(r);
+    if (kept.size() == 2 && kept != Roles{kN, kC})
+        unsupported("the reduction leaves the channels before the batch");
+    setRoles(o, kept);
 }
 
 void Translator::opConcat(const NodeCtx& c) {
+    if (c.in.empty()) invalid("Concat has no inputs");
     std::vector<const Value*> ins;
+    std::vector<const ConstTensor*> consts;
+    const Value* first = nullptr;
     for (size_t k = 0; k < c.in.size(); ++k) {
-        const Value& v = feature(c, int(k));
-        requireNoPad(v);
-        if (!v.nchw) unsupported("an input is a reshaped view the layer IR cannot express");
-        if (!ins.empty() && v.dims.size() != ins[0]->dims.size()) invalid("inputs differ in rank");
-        ins.push_back(&v);
+        const Value* v = c.in[k];
+        if (!v) invalid("input " + std::to_string(k) + " is missing");
+        if (v->kind == ValueKind::feature) {
+            requireNoPad(*v);
+            ins.push_back(v);
+            if (!first) first = v;
+        } else {
+            consts.push_back(optionalConstant(c, int(k), "a constant input"));
+        }
     }
-    if (ins.empty()) invalid("Concat has no inputs");
-    const int64_t axis =
-        normalizeAxis(attrInt(c.n, "axis", 1), int64_t(ins[0]->dims.size()), "Concat axis");
-    if (axis != 1)
-        unsupported("only concatenation over channels (axis 1) is a concat layer; got axis " +
-                    std::to_string(axis));
-    const bool vectors = ins[0]->dims.size() == 2; // N x F: a channel concat of 1 x 1 maps
+    const size_t rank = first->dims.size();
+    const int64_t axis = normalizeAxis(attrInt(c.n, "axis", 1), int64_t(rank), "Concat axis");
+    const auto roles = rolesOf(*first);
+    for (const Value* v : ins)
+        if (v->dims.size() != rank) invalid("inputs differ in rank");
+    if (!roles)
+        unsupported("an input is a reshaped view the layer IR cannot express: " +
+                    dimsText(first->dims) + layoutHint(*first));
+    for (const Value* v : ins)
+        if (rolesOf(*v) != roles)
+            unsupported("the inputs are in different layouts (" + dimsText(first->dims) + " and " +
+                        dimsText(v->dims) + ")");
+    if ((*roles)[size_t(axis)] != kC)
+        unsupported("only concatenation over channels is a concat layer; got axis " +
+                    std::to_string(axis) + ", which holds the " +
+                    ((*roles)[size_t(axis)] == kN ? "batch" : "height or width"));
+    // Constant inputs (zeros that pad the channels, ...) are channels no layer produces.
+    int64_t constChannels = 0;
+    for (const ConstTensor* k : consts) {
+        if (k->dims.size() != rank) invalid("a constant input differs in rank");
+        for (size_t a = 0; a < rank; ++a)
+            if (int64_t(a) != axis && k->dims[a] != first->dims[a])
+                invalid("constant input " + dimsText(k->dims) + " does not match " +
+                        dimsText(first->dims) + " outside the concatenation axis");
+        constChannels += k->dims[size_t(axis)];
+    }
     Layer l;
     l.type = LayerType::concat;
+    l.const_channels = constChannels;
     Value& o = emitLayer(c, std::move(l), ins);
-    if (vectors) o.dims = {o.dims[0], o.dims[1]};
+    setRoles(o, *roles);
 }
 
 void Translator::opResize(const NodeCtx& c) {
-    Value& x = image(c, 0);
+    Value& x = feature(c, 0);
+    requireNoPad(x);
+    const auto roles = std::optional<Roles>(imageRoles(x));
     const bool upsample = c.n.op_type() == "Upsample";
     std::vector<double> scales;
     std::vector<int64_t> sizes;
@@ -319,10 +368,11 @@ void Translator::opResize(const NodeCtx& c) {
     const size_t given = scales.empty() ? sizes.size() : scales.size();
     if (given != axes.size())
         invalid("Resize scales/sizes have " + std::to_string(given) + " values for rank 4");
-    double factor[4] = {1, 1, 1, 1};
+    double factor[4] = {1, 1, 1, 1}; // per role
     for (size_t k = 0; k < axes.size(); ++k) {
         const int64_t extent = x.dims[size_t(axes[k])];
-        factor[axes[k]] = scales.empty() ? double(sizes[k]) / double(extent) : scales[k];
+        factor[(*roles)[size_t(axes[k])]] =
+            scales.empty() ? double(sizes[k]) / double(extent) : scales[k];
     }
     auto integral = [](double f) {
         return std::isfinite(f) && std::fabs(f - std::round(f)) < 1e-6;
@@ -346,36 +396,47 @@ void Translator::opResize(const NodeCtx& c) {
         unsupported("resize mode '" + mode + "' is not supported (nearest or linear)");
     l.scale_h = int(std::round(factor[2]));
     l.scale_w = int(std::round(factor[3]));
-    emitLayer(c, std::move(l), {&x});
+    setRoles(emitLayer(c, std::move(l), {&x}), *roles);
 }
 
 void Translator::opBinaryLayer(const NodeCtx& c, const std::vector<Value*>& features) {
     const std::string& op = c.n.op_type();
     Layer l;
-    if (op == "Add" || op == "Sub" || op == "Sum" || op == "Mean")
-        l.type = LayerType::add;
-    else if (op == "Mul" || op == "Div")
-        l.type = LayerType::mul;
-    else
-        unsupported("element-wise " + op + " of two different activations is not supported");
+    // The cost models see an element-wise layer: one op per output element and operand.
+    l.type =
+        op == "Mul" || op == "Div" || op == "Pow" || op == "And" ? LayerType::mul : LayerType::add;
     std::vector<int64_t> dims = features[0]->dims;
+    const Value* full = features[0];
     std::vector<const Value*> ins;
     for (Value* v : features) {
         requireNoPad(*v);
-        if (!v->nchw) unsupported("an input is a reshaped view the layer IR cannot express");
         if (v->dims.size() != dims.size())
             unsupported("broadcasting between ranks " + std::to_string(dims.size()) + " and " +
                         std::to_string(v->dims.size()) + " is not supported");
         dims = broadcastDims(dims, v->dims);
         ins.push_back(v);
     }
+    for (const Value* v : features)
+        if (v->dims == dims) full = v;
+    const auto roles = rolesOf(*full);
+    if (!roles)
+        unsupported("an input is a reshaped view the layer IR cannot express: " +
+                    dimsText(full->dims) + layoutHint(*full));
+    for (const Value* v : features) {
+        const auto r = rolesOf(*v);
+        bool same = r.has_value();
+        for (size_t a = 0; same && a < dims.size(); ++a)
+            same = v->dims[a] == 1 || (*r)[a] == (*roles)[a];
+        if (!same)
+            unsupported("the inputs are in different layouts (" + dimsText(full->dims) + " and " +
+                        dimsText(v->dims) + layoutHint(*v) + ")");
+    }
     for (Value* v : c.in)
         if (v && v->kind == ValueKind::constant && broadcastDims(dims, v->c.dims) != dims)
             unsupported("a constant operand " + dimsText(v->c.dims) + " enlarges the result");
     Value& o = emitLayer(c, std::move(l), ins);
-    o.dims = dims;
-    if (standardView(dims) != std::optional<Shape>(o.ours))
-        invalid("inconsistent element-wise shapes");
+    setRoles(o, *roles);
+    if (o.dims != dims) invalid("inconsistent element-wise shapes " + dimsText(dims));
 }
 
 } // namespace lf::onnx_import

@@ -144,6 +144,39 @@ std::vector<int64_t> axesOperand(const onnx::NodeProto& n, int opset, int inputS
     return input->intValues("the axes operand");
 }
 
+std::vector<SliceAxis> sliceAxes(const std::vector<int64_t>& dims,
+                                 const std::vector<int64_t>& starts,
+                                 const std::vector<int64_t>& ends, std::vector<int64_t> axes,
+                                 std::vector<int64_t> steps) {
+    if (axes.empty())
+        for (size_t k = 0; k < starts.size(); ++k)
+            axes.push_back(int64_t(k));
+    if (steps.empty()) steps.assign(starts.size(), 1);
+    if (starts.size() != ends.size() || axes.size() != starts.size() ||
+        steps.size() != starts.size())
+        invalid("Slice starts, ends, axes and steps differ in length");
+    std::vector<SliceAxis> out;
+    for (size_t k = 0; k < axes.size(); ++k) {
+        SliceAxis r;
+        r.axis = normalizeAxis(axes[k], int64_t(dims.size()), "Slice axis");
+        const int64_t d = dims[size_t(r.axis)];
+        r.step = steps[k];
+        if (r.step == 0) invalid("Slice step is 0");
+        if (r.step == INT64_MIN) invalid("Slice step is out of range");
+        auto clampIndex = [&](int64_t v, int64_t lo, int64_t hi) {
+            if (v < 0) v = v < -d ? -1 : v + d; // -d-1 and below clamp to before the start
+            return std::clamp(v, lo, hi);
+        };
+        const bool up = r.step > 0;
+        r.begin = up ? clampIndex(starts[k], 0, d) : clampIndex(starts[k], -1, d - 1);
+        const int64_t e = up ? clampIndex(ends[k], 0, d) : clampIndex(ends[k], -1, d - 1);
+        r.count = up ? (e > r.begin ? (e - r.begin - 1) / r.step + 1 : 0)
+                     : (r.begin > e ? (r.begin - e - 1) / (-r.step) + 1 : 0);
+        out.push_back(r);
+    }
+    return out;
+}
+
 std::vector<int64_t> stridesOf(const std::vector<int64_t>& dims) {
     std::vector<int64_t> s(dims.size(), 1);
     for (size_t k = dims.size(); k-- > 1;)

@@ -32,6 +32,17 @@ std::vector<int64_t> permuteDims(const std::vector<int64_t>& in, const std::vect
 std::vector<int64_t> axesOperand(const onnx::NodeProto& n, int opset, int inputSinceOpset,
                                  const ConstTensor* input);
 
+// One axis of an ONNX Slice: the first index taken, how many, and the step.
+struct SliceAxis {
+    int64_t axis = 0, begin = 0, count = 0, step = 1;
+};
+// The axes a Slice with these operands selects on `dims` (ONNX clamping rules; empty axes
+// mean 0, 1, ...; empty steps mean 1).
+std::vector<SliceAxis> sliceAxes(const std::vector<int64_t>& dims,
+                                 const std::vector<int64_t>& starts,
+                                 const std::vector<int64_t>& ends, std::vector<int64_t> axes,
+                                 std::vector<int64_t> steps);
+
 // Row-major strides of dims.
 std::vector<int64_t> stridesOf(const std::vector<int64_t>& dims);
 

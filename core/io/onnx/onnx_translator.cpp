@@ -26,10 +26,7 @@ Result<NetworkSpec> Translator::run() {
     } catch (const ImportFailure& f) {
         return Error(file_, {}, f.message);
     }
-    if (report_) {
-        report_->unsupported = unsupported_;
-        report_->warnings = warnings_;
-    }
+    finishReport();
     if (!unsupported_.empty() && !options_.allow_opaque)
         return Error(file_, {}, unsupportedSummary());
     spec_.file = file_;
@@ -44,7 +41,8 @@ std::string Translator::unsupportedSummary() const {
     const size_t shown = std::min<size_t>(unsupported_.size(), 50);
     for (size_t k = 0; k < shown; ++k) {
         const auto& u = unsupported_[k];
-        msg += "\n  " + u.op_type + " (node '" + u.node + "'): " + u.reason;
+        msg += "\n  " + u.op_type + " (node '" + u.node + "'" +
+               (u.inputs.empty() ? std::string() : ", inputs " + u.inputs) + "): " + u.reason;
     }
     if (shown < unsupported_.size())
         msg += "\n  ... and " + std::to_string(unsupported_.size() - shown) + " more";
@@ -69,12 +67,7 @@ Value& Translator::feature(const NodeCtx& c, int k) const {
 }
 
 Value& Translator::image(const NodeCtx& c, int k) const {
-    Value& v = feature(c, k);
-    requireNoPad(v);
-    if (v.dims.size() != 4 || !v.nchw)
-        unsupported("needs an N x C x H x W activation, got dims " + dimsText(v.dims) +
-                    (v.nchw ? "" : " (a reshaped view the layer IR cannot express)"));
-    return v;
+    return standardImage(c, k);
 }
 
 const ConstTensor& Translator::constant(const NodeCtx& c, int k, const char* what) const {
@@ -124,21 +117,24 @@ std::string Translator::materialize(const Value& v, bool forFc) {
 }
 
 Value& Translator::emitLayer(const NodeCtx& c, Layer layer, const std::vector<const Value*>& inputs,
-                             bool forFc) {
+                             bool forFc, int outIndex) {
     std::vector<Shape> shapes;
     LayerSpec ls;
+    std::string taint;
     // Every operand in order, repeats included: Concat(x, x) has twice the channels.
     for (const Value* v : inputs) {
         ls.input_names.push_back(materialize(*v, forFc));
         shapes.push_back(v->ours);
+        commitInput(*v);
+        if (taint.empty()) taint = v->taint;
     }
     const std::string err = inferShape(layer, shapes);
     if (!err.empty()) invalid(err);
-    layer.name = uniqueName(c.name);
+    layer.name = uniqueName(outIndex == 0 ? c.name : c.name + "_" + std::to_string(outIndex));
     layer.source_name = c.n.name();
     root_[layer.name] = layer.name;
-    const int64_t batch = inputs.empty() || inputs[0]->dims.empty() ? 1 : inputs[0]->dims[0];
-    Value& o = out(c, 0);
+    const int64_t batch = inputs.empty() ? 1 : extentOf(*inputs[0], kN);
+    Value& o = out(c, outIndex);
     o = Value{};
     o.kind = ValueKind::feature;
     o.ours = layer.out;
@@ -146,9 +142,21 @@ Value& Translator::emitLayer(const NodeCtx& c, Layer layer, const std::vector<co
                  ? std::vector<int64_t>{batch, layer.out.c}
                  : std::vector<int64_t>{batch, layer.out.c, layer.out.h, layer.out.w};
     o.carrier = layer.name;
+    o.taint = taint;
     ls.layer = std::move(layer);
     spec_.layers.push_back(std::move(ls));
     return o;
+}
+
+void Translator::commitInput(const Value& v) {
+    auto it = inputIndex_.find(root_.at(v.carrier));
+    if (it != inputIndex_.end()) inputCommitted_[size_t(it->second)] = 1;
+}
+
+std::string Translator::taintOf(const NodeCtx& c) const {
+    for (const Value* v : c.in)
+        if (v && v->kind == ValueKind::feature && !v->taint.empty()) return v->taint;
+    return {};
 }
 
 std::optional<std::vector<int64_t>> Translator::declaredDims(const std::string& tensor) const {
@@ -165,7 +173,7 @@ void Translator::makeOpaque(const NodeCtx& c, const std::string& reason) {
                          ? c.n.op_type()
                          : c.n.domain() + "." + c.n.op_type();
     op = readableName(op);
-    unsupported_.push_back({op, c.name, reason});
+    unsupported_.push_back({op, c.name, reason, inputShapesText(c)});
     // One opaque layer per used output, each reading every activation input: keep it small.
     constexpr int kMaxOpaqueFanout = 1024;
     int features = 0, used = 0;
@@ -182,6 +190,7 @@ void Translator::makeOpaque(const NodeCtx& c, const std::string& reason) {
         if (!first) first = v;
         Value plain = *v;
         plain.pad = {};
+        commitInput(plain);
         std::string nm = materialize(plain, false);
         if (std::find(inputs.begin(), inputs.end(), nm) == inputs.end()) inputs.push_back(nm);
     }
@@ -190,6 +199,8 @@ void Translator::makeOpaque(const NodeCtx& c, const std::string& reason) {
         Value& o = out(c, k);
         o = Value{};
         auto dims = declaredDims(c.n.output(k));
+        // Without a declared shape the pass-through shape is a guess: later errors name this.
+        const std::string taint = dims ? first ? first->taint : std::string() : c.name;
         if (!first) { // only constants in: a constant we cannot compute
             if (dims) {
                 o.kind = ValueKind::constant;
@@ -220,7 +231,9 @@ void Translator::makeOpaque(const NodeCtx& c, const std::string& reason) {
         o.dims = *dims;
         o.ours = s;
         o.nchw = standardView(*dims) == std::optional<Shape>(s);
+        o.inOrder = o.nchw;
         o.carrier = ls.layer.name;
+        o.taint = taint;
         spec_.layers.push_back(std::move(ls));
     }
 }
@@ -239,11 +252,13 @@ void Translator::translateNode(int idx) {
         c.in.push_back(v);
     }
     const std::string label = "node '" + c.name + "' (" + readableName(n.op_type()) + ")";
+    const size_t layersBefore = spec_.layers.size();
     try {
         if (!n.domain().empty() && n.domain() != "ai.onnx")
             unsupported("operators of domain '" + readableName(n.domain()) + "' are not supported");
         if (!anyFeature) {
             translateConstNode(c);
+            recordOutcome(c, OnnxNodeFate::constant);
             return;
         }
         const auto& table = handlers();
@@ -253,9 +268,53 @@ void Translator::translateNode(int idx) {
         checkDeclaredShapes(c);
     } catch (const NodeUnsupported& e) {
         makeOpaque(c, e.what());
+        recordOutcome(c, OnnxNodeFate::opaque, e.what());
+        return;
     } catch (const NodeInvalid& e) {
-        throw ImportFailure{label + ": " + e.what()};
+        const std::string cause = taintOf(c);
+        if (cause.empty()) {
+            std::string msg = label + ", inputs " + inputShapesText(c) + ": " + e.what();
+            if (!unsupported_.empty()) msg += "\n" + unsupportedSummary();
+            throw ImportFailure{msg};
+        }
+        // The input's shape is a guess made for an unsupported node: that node is the
+        // cause. Without opaque layers the import fails listing the unsupported nodes;
+        // with them, this error names the node whose output shape is unknown.
+        if (options_.allow_opaque)
+            throw ImportFailure{label +
+                                " cannot be checked: its input comes from the opaque "
+                                "node '" +
+                                cause + "', whose output shape the model does not declare (" +
+                                e.what() + ")"};
+        spec_.layers.resize(layersBefore);
+        for (int k = 0; k < n.output_size(); ++k) {
+            if (!outputUsed(c, k)) continue;
+            for (Value* v : c.in)
+                if (v && v->kind == ValueKind::feature) {
+                    out(c, k) = *v;
+                    break;
+                }
+        }
+        return;
     }
+    const bool madeLayer =
+        std::any_of(spec_.layers.begin() + std::ptrdiff_t(layersBefore), spec_.layers.end(),
+                    [](const LayerSpec& ls) { return !ls.fold; });
+    if (madeLayer) {
+        recordOutcome(c, OnnxNodeFate::layer);
+        return;
+    }
+    const std::string& op = n.op_type();
+    const bool layout = op == "Reshape" || op == "Flatten" || op == "Transpose" ||
+                        op == "Squeeze" || op == "Unsqueeze";
+    const Value& o = out(c, 0);
+    if (o.kind != ValueKind::feature)
+        recordOutcome(c, OnnxNodeFate::constant);
+    else if (op == "Pad")
+        recordOutcome(c, OnnxNodeFate::padding);
+    else
+        recordOutcome(c, layout ? OnnxNodeFate::layout : OnnxNodeFate::folded,
+                      o.steps.empty() ? std::string() : o.steps.back().op);
 }
 
 void Translator::checkDeclaredShapes(const NodeCtx& c) {
@@ -310,10 +369,16 @@ void Translator::finishOutputs() {
         if (it == values_.end() || it->second.kind != ValueKind::feature) continue;
         Value& v = it->second;
         if (v.pad.any()) {
-            unsupported_.push_back(
-                {"Pad", v.pad.node, "its output is never consumed by a Conv or pooling node"});
+            unsupported_.push_back({"Pad", v.pad.node,
+                                    "its output is never consumed by a Conv or pooling node",
+                                    dimsText(v.dims)});
+            if (v.pad.id >= 0) {
+                outcomes_[size_t(v.pad.id)].fate = OnnxNodeFate::opaque;
+                outcomes_[size_t(v.pad.id)].detail = unsupported_.back().reason;
+            }
             v.pad = {};
         }
+        commitInput(v);
         materialize(v, false);
     }
     spec_.name = readableName(graph_.name());
@@ -344,7 +409,16 @@ const std::map<std::string, Translator::Handler, std::less<>>& Translator::handl
         t["Pad"] = &Translator::opPad;
         t["Shape"] = &Translator::opShapeOf;
         t["Size"] = &Translator::opShapeOf;
-        for (const char* op : {"Add", "Sub", "Mul", "Div", "Sum", "Mean", "Max", "Min", "Pow"})
+        t["Slice"] = &Translator::opSlice;
+        t["Split"] = &Translator::opSplit;
+        t["DepthToSpace"] = &Translator::opDepthSpace;
+        t["SpaceToDepth"] = &Translator::opDepthSpace;
+        t["ConvInteger"] = &Translator::opConv;
+        t["MatMulInteger"] = &Translator::opFullyConnected;
+        t["DynamicQuantizeLinear"] = &Translator::opDynamicQuantize;
+        for (const char* op :
+             {"Add", "Sub", "Mul", "Div", "Sum", "Mean", "Max", "Min", "Pow", "Equal", "Greater",
+              "Less", "GreaterOrEqual", "LessOrEqual", "And", "Or", "Xor"})
             t[op] = &Translator::opElementwise;
         for (const char* op : {"Flatten", "Reshape", "Squeeze", "Unsqueeze", "Transpose"})
             t[op] = &Translator::opLayout;
@@ -378,6 +452,8 @@ const std::map<std::string, Translator::Handler, std::less<>>& Translator::handl
                                "Cast",
                                "CastLike",
                                "BatchNormalization",
+                               "InstanceNormalization",
+                               "Not",
                                "Softmax",
                                "LogSoftmax",
                                "LRN",

@@ -35,21 +35,39 @@ struct FoldStep {
 struct PendingPad {
     int64_t t = 0, l = 0, b = 0, r = 0;
     std::string node;
+    int id = -1; // index of the Pad node
     bool any() const { return t || l || b || r; }
 };
 
 enum class ValueKind { unknown, constant, feature };
 
+// Roles of the axes of an activation: what an ONNX axis holds of the carrier's tensor.
+enum Role : int8_t { kN = 0, kC = 1, kH = 2, kW = 3 };
+using Roles = std::vector<int8_t>; // one role per ONNX axis
+
 struct Value {
     ValueKind kind = ValueKind::unknown;
-    ConstTensor c;               // constant
-    std::vector<int64_t> dims;   // feature: ONNX dims, batch first
-    Shape ours;                  // feature: channels x height x width in the IR
-    bool nchw = true;            // dims are the standard view of `ours` (N,C,H,W or N,F)
+    ConstTensor c;             // constant
+    std::vector<int64_t> dims; // feature: ONNX dims, batch first
+    Shape ours;                // feature: channels x height x width in the IR
+    // The view `dims` gives of the carrier's N x C x H x W tensor: standard (N,C,H,W, or
+    // N,F with F = C and H = W = 1), permuted (`roles` names each axis: NHWC graphs), or
+    // flattened (an fc may read it; `inOrder` when the memory order is still N,C,H,W).
+    bool nchw = true;
+    Roles roles;         // permuted views only
+    bool inOrder = true; // memory order equals the carrier's N,C,H,W order
+    // Flattened views made by Reshape from an ordered view: the roles each axis spans
+    // (bit per Role) and the roles whose elements a Transpose reordered internally
+    // (channel shuffle); empty when unknown.
+    std::vector<uint8_t> spans;
+    uint8_t shuffled = 0;
+    std::string layoutNode;      // node that last permuted or flattened the view
     std::string carrier;         // layer the value starts from
     std::vector<FoldStep> steps; // folds still to apply on top of the carrier
     PendingPad pad;              // a Pad to merge into the consuming conv / pool
-    int input_index = -1;        // graph input this value is, while untouched
+    // The shape is a guess: the value derives from an opaque node whose output the model
+    // does not declare. Errors downstream name that node, not the one that tripped on it.
+    std::string taint;
 };
 
 // What a node handler sees.
@@ -59,6 +77,17 @@ struct NodeCtx {
     const std::string& name; // readable node name
     std::vector<Value*> in;  // nullptr for omitted optional inputs
 };
+
+// A fold step made by node c.
+inline FoldStep foldStep(const NodeCtx& c, FoldKind kind, std::string op) {
+    FoldStep s;
+    s.id = c.index;
+    s.node = c.name;
+    s.kind = kind;
+    s.ops = {op};
+    s.op = std::move(op);
+    return s;
+}
 
 // Thrown for errors that end the import (malformed graph or node).
 struct ImportFailure {
@@ -82,6 +111,10 @@ class Translator {
     void finishOutputs();
     void checkDeclaredShapes(const NodeCtx& c);
     std::string unsupportedSummary() const;
+    std::string taintOf(const NodeCtx& c) const;
+    std::string inputShapesText(const NodeCtx& c) const;
+    void recordOutcome(const NodeCtx& c, OnnxNodeFate fate, std::string detail = {});
+    void finishReport();
 
     // Names, values, layers.
     std::string uniqueName(const std::string& base);
@@ -95,10 +128,28 @@ class Translator {
     std::string materialize(const Value& v, bool forFc);
     // Stores a fold result as output 0, emitting its folds early when the chain grows long.
     void setFolded(const NodeCtx& c, Value o);
+    // Output `outIndex` of the node becomes the layer (named "<node>_<k>" for k > 0).
     Value& emitLayer(const NodeCtx& c, Layer layer, const std::vector<const Value*>& inputs,
-                     bool forFc = false);
+                     bool forFc = false, int outIndex = 0);
     void makeOpaque(const NodeCtx& c, const std::string& reason);
     std::optional<std::vector<int64_t>> declaredDims(const std::string& tensor) const;
+    // A layer fed by a value fixes the layout of the graph input it derives from.
+    void commitInput(const Value& v);
+    void notePad(const PendingPad& pad, const Value& consumer); // report: where a Pad went
+
+    // Layouts (onnx_layout.cpp).
+    std::optional<Roles> rolesOf(const Value& v) const;
+    // The roles of a rank-4 activation without a pending Pad (N,C,H,W or a permutation).
+    Roles imageRoles(const Value& x) const;
+    void setRoles(Value& o, const Roles& r) const; // o.dims from o.ours in that layout
+    int64_t extentOf(const Value& v, int8_t role) const;
+    Value& standardImage(const NodeCtx& c, int k) const; // image() with a layout hint
+    std::string layoutHint(const Value& v) const;
+    void setView(Value& o, const Value& x, const std::string& node);
+    bool redeclareInput(Value& x, const std::vector<int64_t>& perm, const std::string& node);
+    void transposeView(const NodeCtx& c, Value& o, const Value& x,
+                       const std::vector<int64_t>& perm);
+    void reshapeView(Value& o, const Value& x);
 
     // Layers (onnx_ops_layers.cpp).
     void opConv(const NodeCtx& c);
@@ -111,12 +162,21 @@ class Translator {
     void opResize(const NodeCtx& c);
     void opBinaryLayer(const NodeCtx& c, const std::vector<Value*>& features);
 
+    // Layers that pick or move channels (onnx_ops_reorg.cpp).
+    void opSlice(const NodeCtx& c);
+    void opSplit(const NodeCtx& c);
+    void opDepthSpace(const NodeCtx& c);
+    Value& emitSlice(const NodeCtx& c, int out, const Value& x, int64_t begin, int64_t count,
+                     int64_t step);
+    Value& emitConstChannels(const NodeCtx& c, const Value& x, int64_t channels);
+
     // Folds, layout and padding (onnx_ops_fold.cpp).
     void opUnaryFold(const NodeCtx& c);
     void opElementwise(const NodeCtx& c);
     void opLayout(const NodeCtx& c);
     void opPad(const NodeCtx& c);
     void opShapeOf(const NodeCtx& c);
+    void opDynamicQuantize(const NodeCtx& c);
     FoldStep stepFor(const NodeCtx& c) const;
 
     using Handler = void (Translator::*)(const NodeCtx&);
@@ -146,7 +206,12 @@ class Translator {
     std::unordered_map<std::string, std::string> emitted_; // fold chain key -> fold layer
     std::vector<OnnxUnsupportedNode> unsupported_;
     std::vector<std::string> warnings_;
-    int64_t constWork_ = 0; // constant elements computed so far
+    std::vector<OnnxNodeReport> outcomes_; // per node index; op_type empty = not translated
+    std::vector<std::string> inputNotes_;  // per graph input: how its layout was read
+    std::vector<Roles> inputRoles_;        // per graph input: role -> ONNX axis of the input
+    std::vector<char> inputCommitted_;     // per graph input: a layer reads it
+    std::unordered_map<std::string, int> inputIndex_; // input layer name -> index
+    int64_t constWork_ = 0;                           // constant elements computed so far
 };
 
 // Readable, valid-UTF-8 layer name from an ONNX name ("/layer1/layer1.0/conv1/Conv" ->

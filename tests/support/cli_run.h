@@ -1,0 +1,22 @@
+// Runs layerfuse-cli as a user does and keeps what it printed (for tests/cli).
+#pragma once
+
+#include <QStringList>
+
+#include <string>
+
+namespace lf::test {
+
+struct CliRun {
+    int code = -1;
+    bool crashed = false;
+    std::string out, err;
+    // "exit N", crash state and the start of both streams, for failure messages.
+    std::string describe() const;
+    bool ok(int expected_code = 0) const { return !crashed && code == expected_code; }
+};
+
+// Starts the CLI under test with `args` and waits for it (at most `timeout_ms`).
+CliRun runCli(const QStringList& args, int timeout_ms = 120000);
+
+} // namespace lf::test
