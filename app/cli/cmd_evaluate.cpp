@@ -39,7 +39,7 @@ Runner addEvaluateCommand(CLI::App& app) {
             printError(net.error().toString());
             return int(kBadInput);
         }
-        auto hw = resolveHardware(o->hardware);
+        auto hw = resolveHardwareArg(o->hardware);
         if (!hw) {
             printError(hw.error().toString());
             return int(kBadInput);
@@ -59,7 +59,7 @@ Runner addEvaluateCommand(CLI::App& app) {
                 if (sf->hardware) {
                     hardware = *sf->hardware;
                 } else if (sf->hardware_name != hardware.name) {
-                    auto named = resolveHardware(sf->hardware_name);
+                    auto named = resolveHardwareArg(sf->hardware_name);
                     if (!named) {
                         printError(o->schedule +
                                    ": the schedule's hardware: " + named.error().toString());

@@ -87,7 +87,7 @@ Runner addExploreCommand(CLI::App& app) {
             printError(net.error().toString());
             return int(kBadInput);
         }
-        auto hw = resolveHardware(o->hardware);
+        auto hw = resolveHardwareArg(o->hardware);
         if (!hw) {
             printError(hw.error().toString());
             return int(kBadInput);

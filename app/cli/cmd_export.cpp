@@ -1,6 +1,6 @@
 // `layerfuse-cli export`: a schedule's metrics (CSV, JSON) or its mapping for other tools —
 // per-layer Timeloop problem + mapping files, ZigZag's workload / accelerator / mapping,
-// Stream's ONNX workload / mapping / accelerator (docs/file-formats.md).
+// Stream's ONNX workload / mapping / accelerator (docs/exports.md).
 #include "commands.h"
 #include "onnx_options.h"
 
@@ -43,7 +43,7 @@ std::optional<Loaded> load(const ExportOpts& o, bool hardwareGiven) {
         printError(net.error().toString());
         return std::nullopt;
     }
-    auto hw = resolveHardware(o.hardware);
+    auto hw = resolveHardwareArg(o.hardware);
     if (!hw) {
         printError(hw.error().toString());
         return std::nullopt;
@@ -64,7 +64,7 @@ std::optional<Loaded> load(const ExportOpts& o, bool hardwareGiven) {
         if (sf->hardware) {
             l.hw = *sf->hardware;
         } else if (sf->hardware_name != l.hw.name) {
-            auto named = resolveHardware(sf->hardware_name);
+            auto named = resolveHardwareArg(sf->hardware_name);
             if (!named) {
                 printError(o.schedule + ": the schedule's hardware: " + named.error().toString());
                 return std::nullopt;
@@ -101,13 +101,15 @@ int emit(const std::string& output, const std::string& text) {
     return writeText(output, text) ? kOk : kBadInput;
 }
 
-// Prints each written path (or the error) and returns the exit code.
-int printPaths(const Result<std::vector<std::string>>& paths) {
-    if (!paths) {
-        printError(paths.error().toString());
+// Prints the notes and each written path (or the error) and returns the exit code.
+int printWritten(const Result<WrittenExport>& written) {
+    if (!written) {
+        printError(written.error().toString());
         return kBadInput;
     }
-    for (const std::string& p : *paths)
+    for (const std::string& n : written->notes)
+        std::cerr << "note: " << n << '\n';
+    for (const std::string& p : written->paths)
         std::cout << p << '\n';
     return kOk;
 }
@@ -225,29 +227,12 @@ Runner addExportCommand(CLI::App& app) {
         auto loaded = load(*o, hwOpt->count() > 0);
         if (!loaded) return int(kBadInput);
         if (o->format == "timeloop") return exportTimeloopFiles(*o, *loaded);
-        if (o->format == "zigzag") {
-            const ZigZagExport e = exportZigZag(loaded->net, loaded->hw, loaded->sched);
-            for (const std::string& n : e.notes)
-                std::cerr << "note: " << n << '\n';
-            return printPaths(
-                writeFilesToDirectory(o->output, {{kZigZagWorkloadFile, e.workload},
-                                                  {kZigZagAcceleratorFile, e.accelerator},
-                                                  {kZigZagMappingFile, e.mapping}}));
-        }
-        if (o->format == "stream") {
-            auto e = exportStream(loaded->net, loaded->hw, loaded->sched);
-            if (!e) {
-                printError(e.error().toString());
-                return int(kBadInput);
-            }
-            for (const std::string& n : e->notes)
-                std::cerr << "note: " << n << '\n';
-            auto paths =
-                writeFilesToDirectory(o->output, {{kStreamWorkloadFile, e->workload},
-                                                  {kStreamMappingFile, e->mapping},
-                                                  {kStreamAcceleratorFile, e->accelerator}});
-            return printPaths(paths);
-        }
+        if (o->format == "zigzag")
+            return printWritten(
+                writeZigZagExport(o->output, loaded->net, loaded->hw, loaded->sched));
+        if (o->format == "stream")
+            return printWritten(
+                writeStreamExport(o->output, loaded->net, loaded->hw, loaded->sched));
         EvaluateOptions eo;
         eo.burst_aware = !o->noburst;
         const Metrics m = evaluate(loaded->net, loaded->hw, loaded->sched, eo);

@@ -82,7 +82,7 @@ Runner addOptimizeCommand(CLI::App& app) {
             printError(net.error().toString());
             return int(kBadInput);
         }
-        auto hw = resolveHardware(o->hardware);
+        auto hw = resolveHardwareArg(o->hardware);
         if (!hw) {
             printError(hw.error().toString());
             return int(kBadInput);

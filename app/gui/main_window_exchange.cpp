@@ -245,17 +245,20 @@ bool StudioAutomation::exportTimeloop(const QString& directory, QString* error) 
 
 bool StudioAutomation::exportStream(const QString& directory, QString* error) {
     const Document* doc = window_->document();
-    const auto paths = writeStreamExport(directory.toStdString(), doc->network(), doc->hardware(),
-                                         doc->schedule());
-    if (!paths) {
-        const QString why = q(paths.error());
+    const auto written = writeStreamExport(directory.toStdString(), doc->network(), doc->hardware(),
+                                           doc->schedule());
+    if (!written) {
+        const QString why = q(written.error());
         if (error) *error = why;
         reportError(window_, tr("Cannot export for Stream"), why);
         return false;
     }
-    say(tr("Wrote the Stream workload, mapping and accelerator to %1")
-            .arg(QDir::toNativeSeparators(directory)),
-        15000);
+    QString message = tr("Wrote the Stream workload, mapping and accelerator to %1")
+                          .arg(QDir::toNativeSeparators(directory));
+    if (!written->notes.empty())
+        message += tr(" (%n note(s) in the files' headers on what Stream cannot express)", nullptr,
+                      int(written->notes.size()));
+    say(message, 15000);
     return true;
 }
 

@@ -1,5 +1,5 @@
 // ONNX export: a Network as an ONNX model (opset 14, IR 7) written with Debian's libonnx
-// protobuf classes (docs/file-formats.md "Writing ONNX").
+// protobuf classes (docs/exports.md "Writing ONNX").
 //
 // Every layer becomes the operator the importer reads back as that layer (conv -> Conv,
 // deconv -> ConvTranspose, fc -> Flatten + Gemm, pool -> MaxPool / AveragePool,

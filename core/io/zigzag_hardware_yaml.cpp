@@ -106,8 +106,8 @@ std::optional<LoopDim> loopDimOf(const std::string& zz) {
     return std::nullopt;
 }
 
-ZigZagHardwareImport readAccelerator(const TNode& root, const std::string& file) {
-    ZigZagHardwareImport out;
+HardwareImport readAccelerator(const TNode& root, const std::string& file) {
+    HardwareImport out;
     Hardware& hw = out.hw;
     auto note = [&](std::string s) { out.notes.push_back(std::move(s)); };
     requireMap(root, "ZigZag accelerator");
@@ -280,8 +280,7 @@ bool looksLikeZigZagAccelerator(std::string_view text) {
     return root.IsMap() && !root["format"] && root["memories"] && root["operational_array"];
 }
 
-Result<ZigZagHardwareImport> readZigZagAcceleratorYaml(std::string_view text,
-                                                       const std::string& file) {
+Result<HardwareImport> readZigZagAcceleratorYaml(std::string_view text, const std::string& file) {
     auto tree = parseTree(text, file);
     if (!tree) return tree.error();
     try {
@@ -291,13 +290,13 @@ Result<ZigZagHardwareImport> readZigZagAcceleratorYaml(std::string_view text,
     }
 }
 
-Result<Hardware> loadHardwareFile(const std::string& path) {
+Result<HardwareImport> importHardwareFile(const std::string& path) {
     auto text = readFile(path);
     if (!text) return text.error();
-    if (!looksLikeZigZagAccelerator(*text)) return readHardwareYaml(*text, path);
-    auto r = readZigZagAcceleratorYaml(*text, path);
-    if (!r) return r.error();
-    return r->hw;
+    if (looksLikeZigZagAccelerator(*text)) return readZigZagAcceleratorYaml(*text, path);
+    auto hw = readHardwareYaml(*text, path);
+    if (!hw) return hw.error();
+    return HardwareImport{std::move(*hw), {}};
 }
 
 } // namespace lf

@@ -1,4 +1,4 @@
-// A ZigZag 3.8 accelerator YAML as LayerFuse hardware (docs/file-formats.md "ZigZag
+// A ZigZag 3.8 accelerator YAML as LayerFuse hardware (docs/exports.md "ZigZag
 // accelerators as hardware"): a ZigZag user brings their machine in one step, wherever a
 // hardware file is accepted (`--hardware some.zigzag.yaml`, the studio's hardware import).
 //
@@ -29,7 +29,7 @@
 
 namespace lf {
 
-struct ZigZagHardwareImport {
+struct HardwareImport {
     Hardware hw;
     std::vector<std::string> notes; // what was left out or assumed, one sentence each
 };
@@ -38,10 +38,10 @@ struct ZigZagHardwareImport {
 // no LayerFuse `format` (a cheap look at the document, for choosing the reader).
 bool looksLikeZigZagAccelerator(std::string_view text);
 
-Result<ZigZagHardwareImport> readZigZagAcceleratorYaml(std::string_view text,
-                                                       const std::string& file);
+Result<HardwareImport> readZigZagAcceleratorYaml(std::string_view text, const std::string& file);
 
-// A hardware file of either kind: LayerFuse hardware YAML, or a ZigZag accelerator.
-Result<Hardware> loadHardwareFile(const std::string& path);
+// File ▸ Import Hardware and `--hardware FILE`: a hardware file of either kind, LayerFuse
+// hardware YAML (no notes) or a ZigZag accelerator (with the notes of what was assumed).
+Result<HardwareImport> importHardwareFile(const std::string& path);
 
 } // namespace lf

@@ -26,6 +26,8 @@
 #include "io/exports/stream_export.h"
 #include "models/evaluate.h"
 
+#include <QFileInfo>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <onnx/onnx_pb.h>
@@ -381,6 +383,27 @@ class TestStreamExport : public QObject {
             concat = concat || r.find("Stream has no Concat parser") != std::string::npos;
         QVERIFY(concat);
         QVERIFY(streamUnsupported(lf::test::bundledNetwork("resnet50")).empty());
+    }
+
+    // writeStreamExport writes the three files with the export's notes; a network Stream
+    // cannot take is an error that writes nothing.
+    void writesThreeFilesOrNothing() {
+        const Network net = lf::test::bundledNetwork("resnet18");
+        const Hardware hw = lf::test::bundledHardware("hwff-config-1");
+        const Schedule s = defaultSchedule(net, hw);
+        QTemporaryDir dir;
+        auto written = writeStreamExport(dir.filePath("st").toStdString(), net, hw, s);
+        QVERIFY2(written.ok(), written.ok() ? "" : written.error().toString().c_str());
+        QCOMPARE(int(written->paths.size()), 3);
+        for (const std::string& p : written->paths)
+            QVERIFY2(QFileInfo(QString::fromStdString(p)).size() > 0, p.c_str());
+        QCOMPARE(written->notes, exportStream(net, hw, s)->notes);
+        const Network mb = lf::test::bundledNetwork("mobilenetv2");
+        auto refused =
+            writeStreamExport(dir.filePath("mb").toStdString(), mb, hw, defaultSchedule(mb, hw));
+        QVERIFY(!refused.ok());
+        QVERIFY(refused.error().toString().find("depthwise") != std::string::npos);
+        QVERIFY(!QFileInfo::exists(dir.filePath("mb")));
     }
 };
 

@@ -1,4 +1,4 @@
-// ZigZag export (docs/file-formats.md "ZigZag export"): the workload entries against the
+// ZigZag export (docs/exports.md "ZigZag"): the workload entries against the
 // layers' own dims, the accelerator's memories and costs computed by hand from the presets,
 // and the mapping: complete temporal orderings (so ZigZag evaluates them instead of
 // searching) whose spatial unrolling gives LayerFuse's compute cycles. The real ZigZag runs
@@ -345,18 +345,21 @@ class TestZigZagExport : public QObject {
                                 "layer") != std::string::npos);
     }
 
-    // writeZigZagExport writes the three files into a new directory and names them; an
-    // unwritable place is an error naming it.
+    // writeZigZagExport writes the three files into a new directory and names them, with the
+    // export's notes; an unwritable place is an error naming it.
     void writesThreeFiles() {
         const Network net = lf::test::bundledNetwork("l2net");
         const Hardware hw = lf::test::bundledHardware("hwff-config-1");
         QTemporaryDir dir;
         const std::string out = dir.filePath("a/b").toStdString();
-        auto paths = writeZigZagExport(out, net, hw, defaultSchedule(net, hw));
-        QVERIFY2(paths.ok(), paths.ok() ? "" : paths.error().toString().c_str());
-        QCOMPARE(int(paths->size()), 3);
-        QVERIFY(paths->at(0).find("workload.yaml") != std::string::npos);
-        QVERIFY(QFile::exists(QString::fromStdString(paths->at(2))));
+        auto written = writeZigZagExport(out, net, hw, defaultSchedule(net, hw));
+        QVERIFY2(written.ok(), written.ok() ? "" : written.error().toString().c_str());
+        const std::vector<std::string>& paths = written->paths;
+        QCOMPARE(int(paths.size()), 3);
+        QVERIFY(paths.at(0).find("workload.yaml") != std::string::npos);
+        QVERIFY(QFile::exists(QString::fromStdString(paths.at(2))));
+        QVERIFY(!written->notes.empty());
+        QCOMPARE(written->notes, exportZigZag(net, hw, defaultSchedule(net, hw)).notes);
         QFile blocker(dir.filePath("file"));
         QVERIFY(blocker.open(QIODevice::WriteOnly));
         blocker.close();

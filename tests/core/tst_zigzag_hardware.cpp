@@ -100,7 +100,7 @@ dataflows:
   D2: ["C, 12"]
 )";
 
-ZigZagHardwareImport importOk(const std::string& text) {
+HardwareImport importOk(const std::string& text) {
     auto r = readZigZagAcceleratorYaml(text, "acc.yaml");
     if (!r) throw std::runtime_error(r.error().toString());
     return *r;
@@ -146,7 +146,7 @@ class TestZigZagHardware : public QObject {
     //   widths from the one-element ports: 8 / 8 / 24; array 14 x 12, MAC 0.5 pJ;
     //   dataflows K on D1, C on D2: "oc|ic".
     void eyerissLikeLevelByLevel() {
-        const ZigZagHardwareImport imp = importOk(kEyerissLike);
+        const HardwareImport imp = importOk(kEyerissLike);
         const Hardware& hw = imp.hw;
         QCOMPARE(hw.name, std::string("small_eyeriss"));
         QCOMPARE(hw.precision.act_bits, 8);
@@ -176,7 +176,7 @@ class TestZigZagHardware : public QObject {
     // exported, so the register file is the sections' 444 B).
     void exportedPresetReadsBack() {
         const Hardware hw = lf::test::bundledHardware("hwff-config-1");
-        const ZigZagHardwareImport imp = importOk(zigzagAcceleratorYaml(hw, 0));
+        const HardwareImport imp = importOk(zigzagAcceleratorYaml(hw, 0));
         const Hardware& b = imp.hw;
         QCOMPARE(b.precision, hw.precision);
         QCOMPARE(b.pe_array.cols, hw.pe_array.cols);
@@ -192,19 +192,25 @@ class TestZigZagHardware : public QObject {
         QCOMPARE(b.register_file.bytes_per_pe, int64_t(444));
     }
 
-    // loadHardwareFile reads either kind of file.
+    // importHardwareFile reads either kind of file; only a ZigZag accelerator has notes.
     void eitherKindOfFile() {
         QTemporaryDir dir;
         const std::string zz = dir.filePath("acc.yaml").toStdString();
         std::ofstream(zz) << kEyerissLike;
-        auto a = loadHardwareFile(zz);
+        auto a = importHardwareFile(zz);
         QVERIFY2(a.ok(), a.ok() ? "" : a.error().toString().c_str());
-        QCOMPARE(a->name, std::string("small_eyeriss"));
+        QCOMPARE(a->hw.name, std::string("small_eyeriss"));
+        QCOMPARE(a->notes, importOk(kEyerissLike).notes);
+        QVERIFY(!a->notes.empty());
         const std::string lf = dir.filePath("x.hw.yaml").toStdString();
         std::ofstream(lf) << "format: layerfuse/hardware@1\nname: mine\n";
-        auto b = loadHardwareFile(lf);
+        auto b = importHardwareFile(lf);
         QVERIFY(b.ok());
-        QCOMPARE(b->name, std::string("mine"));
+        QCOMPARE(b->hw.name, std::string("mine"));
+        QVERIFY(b->notes.empty());
+        auto missing = importHardwareFile(dir.filePath("none.yaml").toStdString());
+        QVERIFY(!missing.ok());
+        QVERIFY(missing.error().toString().find("none.yaml") != std::string::npos);
         QVERIFY(looksLikeZigZagAccelerator(kEyerissLike));
         QVERIFY(!looksLikeZigZagAccelerator("format: layerfuse/hardware@1\nname: mine\n"));
     }

@@ -1,5 +1,6 @@
 // Writing an export's files into a directory (the ZigZag and Stream exports write several
-// files; the CLI and the studio call the same functions).
+// files; the CLI and the studio call the same functions: writeZigZagExport,
+// writeStreamExport).
 #pragma once
 
 #include "util/result.h"
@@ -9,6 +10,13 @@
 #include <vector>
 
 namespace lf {
+
+// What a directory export wrote: the paths in order, and what the files leave out or
+// approximate (one sentence each, also in the files' headers) for the user to read.
+struct WrittenExport {
+    std::vector<std::string> paths;
+    std::vector<std::string> notes;
+};
 
 // Creates `dir` when missing and writes each (file name, bytes) into it, replacing what is
 // there. Returns the written paths in order; an error names the path that failed and

@@ -270,13 +270,15 @@ Result<StreamExport> exportStream(const Network& net, const Hardware& hw, const 
     return e;
 }
 
-Result<std::vector<std::string>> writeStreamExport(const std::string& dir, const Network& net,
-                                                   const Hardware& hw, const Schedule& s) {
+Result<WrittenExport> writeStreamExport(const std::string& dir, const Network& net,
+                                        const Hardware& hw, const Schedule& s) {
     auto e = exportStream(net, hw, s);
     if (!e) return e.error();
-    return writeFilesToDirectory(dir, {{kStreamWorkloadFile, e->workload},
-                                       {kStreamMappingFile, e->mapping},
-                                       {kStreamAcceleratorFile, e->accelerator}});
+    auto paths = writeFilesToDirectory(dir, {{kStreamWorkloadFile, e->workload},
+                                             {kStreamMappingFile, e->mapping},
+                                             {kStreamAcceleratorFile, e->accelerator}});
+    if (!paths) return paths.error();
+    return WrittenExport{std::move(*paths), std::move(e->notes)};
 }
 
 } // namespace lf

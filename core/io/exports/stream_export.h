@@ -1,4 +1,4 @@
-// Stream export (docs/file-formats.md "Stream export"): the input files of Stream 1.13
+// Stream export (docs/exports.md "Stream"): the input files of Stream 1.13
 // (KU Leuven MICAS, main 28fb9011, version 1.13.14) for a network, its schedule and the
 // hardware, as Stream's parsers read them (stream/parser/onnx/*, mapping_validator.py,
 // mapping_factory.py, accelerator_validator.py, core_validator.py):
@@ -14,6 +14,7 @@
 #pragma once
 
 #include "hardware/hardware.h"
+#include "io/exports/export_files.h"
 #include "network/network.h"
 #include "schedule/schedule.h"
 #include "util/result.h"
@@ -45,8 +46,10 @@ inline constexpr const char* kStreamWorkloadFile = "workload.onnx";
 inline constexpr const char* kStreamMappingFile = "mapping.yaml";
 inline constexpr const char* kStreamAcceleratorFile = "accelerator.yaml";
 
-// Writes the three files into `dir` (created when missing) and returns their paths.
-Result<std::vector<std::string>> writeStreamExport(const std::string& dir, const Network& net,
-                                                   const Hardware& hw, const Schedule& s);
+// File ▸ Export ▸ Stream and `export --format stream -o DIR`: writes the three files into
+// `dir` (created when missing) and returns their paths and the notes; an error lists why
+// Stream cannot take the network, or names the file that could not be written.
+Result<WrittenExport> writeStreamExport(const std::string& dir, const Network& net,
+                                        const Hardware& hw, const Schedule& s);
 
 } // namespace lf

@@ -1,4 +1,4 @@
-// Per-layer Timeloop export (docs/file-formats.md "Timeloop export"): the CNN-layer problem
+// Per-layer Timeloop export (docs/exports.md "Timeloop"): the CNN-layer problem
 // of one unfused conv or fc layer and a two-level mapping (DRAM, Buffer) built from its tile
 // schedule, as Timeloop's C++ core reads it (checked against its parser: problem-shape.cpp,
 // workload.cpp, mapping/parser.cpp, buffer.cpp, topology.cpp): keys with underscores,

@@ -1,4 +1,4 @@
-// LayerFuse hardware as a ZigZag 3.8 accelerator (docs/file-formats.md "ZigZag export"):
+// LayerFuse hardware as a ZigZag 3.8 accelerator (docs/exports.md "ZigZag"):
 // DRAM -> global buffer -> per-PE register files -> the PE array as ZigZag's operational
 // array, with LayerFuse's per-access energies converted to ZigZag's per-access costs.
 //

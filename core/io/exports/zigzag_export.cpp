@@ -181,12 +181,14 @@ ZigZagExport exportZigZag(const Network& net, const Hardware& hw, const Schedule
     return e;
 }
 
-Result<std::vector<std::string>> writeZigZagExport(const std::string& dir, const Network& net,
-                                                   const Hardware& hw, const Schedule& s) {
-    const ZigZagExport e = exportZigZag(net, hw, s);
-    return writeFilesToDirectory(dir, {{kZigZagWorkloadFile, e.workload},
-                                       {kZigZagAcceleratorFile, e.accelerator},
-                                       {kZigZagMappingFile, e.mapping}});
+Result<WrittenExport> writeZigZagExport(const std::string& dir, const Network& net,
+                                        const Hardware& hw, const Schedule& s) {
+    ZigZagExport e = exportZigZag(net, hw, s);
+    auto paths = writeFilesToDirectory(dir, {{kZigZagWorkloadFile, e.workload},
+                                             {kZigZagAcceleratorFile, e.accelerator},
+                                             {kZigZagMappingFile, e.mapping}});
+    if (!paths) return paths.error();
+    return WrittenExport{std::move(*paths), std::move(e.notes)};
 }
 
 } // namespace lf

@@ -1,4 +1,4 @@
-// ZigZag export (docs/file-formats.md "ZigZag export"): the three input files of ZigZag 3.8's
+// ZigZag export (docs/exports.md "ZigZag"): the three input files of ZigZag 3.8's
 // `get_hardware_performance_zigzag(workload, accelerator, mapping)` for a network, its
 // schedule and the hardware:
 // - workload.yaml: every layer ZigZag has an operator for (zigzag_workload.h);
@@ -12,6 +12,7 @@
 #pragma once
 
 #include "hardware/hardware.h"
+#include "io/exports/export_files.h"
 #include "network/network.h"
 #include "schedule/schedule.h"
 #include "util/result.h"
@@ -35,9 +36,10 @@ inline constexpr const char* kZigZagWorkloadFile = "workload.yaml";
 inline constexpr const char* kZigZagAcceleratorFile = "accelerator.yaml";
 inline constexpr const char* kZigZagMappingFile = "mapping.yaml";
 
-// Writes the three files into `dir` (created when missing) and returns their paths; an
-// error names the file that could not be written.
-Result<std::vector<std::string>> writeZigZagExport(const std::string& dir, const Network& net,
-                                                   const Hardware& hw, const Schedule& s);
+// File ▸ Export ▸ ZigZag and `export --format zigzag -o DIR`: writes the three files into
+// `dir` (created when missing) and returns their paths and the notes; an error names the file
+// that could not be written.
+Result<WrittenExport> writeZigZagExport(const std::string& dir, const Network& net,
+                                        const Hardware& hw, const Schedule& s);
 
 } // namespace lf

@@ -1,5 +1,4 @@
-// A layer's LayerFuse schedule as a ZigZag 3.8 mapping entry (docs/file-formats.md "ZigZag
-// export"):
+// A layer's LayerFuse schedule as a ZigZag 3.8 mapping entry (docs/exports.md "ZigZag"):
 // - spatial_mapping: the dataflow's column dims on D1, row dims on D2, with the unrolling
 //   factors that give LayerFuse's compute cycles (MODELS.md §8): per axis, the factors whose
 //   product fits the axis and that minimise Π ⌈D/U⌉;

@@ -1,5 +1,5 @@
-// A network as ZigZag's workload (ZigZag 3.8 workload YAML, docs/file-formats.md "ZigZag
-// export"): one entry per layer with ZigZag's dims B, K, C, OY, OX, FY, FX, G.
+// A network as ZigZag's workload (ZigZag 3.8 workload YAML, docs/exports.md
+// "ZigZag"): one entry per layer with ZigZag's dims B, K, C, OY, OX, FY, FX, G.
 //
 // Dims: OX = out_width (D_x), OY = out_height (D_y), K = out_channels (D_z), C = in_channels
 // (D_i), FX = kernel_width (D_m), FY = kernel_height (D_n), B = batch; grouped convs carry G
