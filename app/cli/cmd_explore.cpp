@@ -1,12 +1,14 @@
-// `layerfuse-cli explore` — the Pareto front of a network (ConvFusion §V-A; docs/MODELS.md
-// §10, docs/INTERFACES.md): CSV of the front and, optionally, every point's schedule.
+// `layerfuse-cli explore` — the Pareto front of a network (ConvFusion §V-A;
+// docs/models/convfusion.md, docs/cli.md): CSV of the front and, optionally, every point's
+// schedule.
 #include "commands.h"
 #include "onnx_options.h"
 
 #include "examples/bundled.h"
 #include "io/schedule_yaml.h"
-#include "metrics/metrics_io.h"
+#include "metrics/units.h"
 #include "models/evaluate.h"
+#include "search/explore_front.h"
 #include "search/pareto.h"
 #include "util/format.h"
 
@@ -117,19 +119,11 @@ Runner addExploreCommand(CLI::App& app) {
             }
         }
         std::ostringstream csv;
-        csv << "point,dram_accesses,buffer_bytes,macs,recompute_macs,energy_pj,latency_cycles,fits,"
-               "groups\n";
+        csv << frontCsvHeader();
         for (size_t k = 0; k < r.front.size(); ++k) {
-            const ExplorePoint& p = r.front[k];
             const Schedule s = r.schedule(*net, *hw, k);
             const Metrics m = evaluate(*net, *hw, s);
-            size_t fused = 0;
-            for (const GroupMetrics& g : m.groups)
-                fused += g.layers.size() > 1;
-            csv << k << ',' << p.dram_accesses << ',' << p.buffer_bytes << ',' << p.macs << ','
-                << m.totals.recompute_macs << ',' << formatDouble(m.totals.energy.total()) << ','
-                << m.totals.latency_cycles << ','
-                << (p.buffer_bytes <= hw->buffer.bytes ? "true" : "false") << ',' << fused << '\n';
+            csv << frontCsvRow(k, frontRow(r.front[k], m, *hw));
             if (!o->saveDir.empty()) {
                 ScheduleWriteOptions wo;
                 wo.all_layers = true;

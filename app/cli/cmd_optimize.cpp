@@ -1,13 +1,14 @@
-// `layerfuse-cli optimize` — a schedule chosen automatically (docs/INTERFACES.md): the
-// Optimus DP fuser (seed 001 Alg. 1) or the ConvFusion exploration under the buffer
-// (seed 000 §V-A), written as schedule YAML that `evaluate --schedule` reads back.
+// `layerfuse-cli optimize` — a schedule chosen automatically (docs/cli.md): the
+// Optimus DP fuser (Optimus Alg. 1) or the ConvFusion exploration under the buffer
+// (ConvFusion §V-A), written as schedule YAML that `evaluate --schedule` reads back.
 #include "commands.h"
 #include "onnx_options.h"
 
 #include "examples/bundled.h"
 #include "io/schedule_yaml.h"
-#include "metrics/metrics_io.h"
+#include "metrics/units.h"
 #include "models/evaluate.h"
+#include "search/objective.h"
 #include "search/optimus_fuser.h"
 #include "search/pareto.h"
 #include "search/tile_optimizer.h"
@@ -18,24 +19,6 @@
 #include <limits>
 
 namespace lf::cli {
-
-namespace {
-
-double objectiveOf(const Metrics& m, Objective o) {
-    switch (o) {
-    case Objective::dram:
-        return double(m.totals.dram_accesses);
-    case Objective::energy:
-        return m.totals.energy.total();
-    case Objective::latency:
-        return double(m.totals.latency_cycles);
-    case Objective::edp:
-        return m.totals.energy.total() * double(m.totals.latency_cycles);
-    }
-    return 0;
-}
-
-} // namespace
 
 Runner addOptimizeCommand(CLI::App& app) {
     struct Opts {
@@ -133,7 +116,7 @@ Runner addOptimizeCommand(CLI::App& app) {
                 double v = double(r.front[k].dram_accesses);
                 Schedule s = r.schedule(*net, *hw, k);
                 if (objective != Objective::dram)
-                    v = objectiveOf(evaluate(*net, *hw, s, eo), objective);
+                    v = objectiveValue(evaluate(*net, *hw, s, eo), objective);
                 if (v < best) {
                     best = v;
                     sched = std::move(s);

@@ -1,4 +1,4 @@
-// layerfuse-cli: LayerFuse's engine without a display (docs/INTERFACES.md).
+// layerfuse-cli: LayerFuse's engine without a display (docs/cli.md).
 #include "commands.h"
 
 #include <clocale>

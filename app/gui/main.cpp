@@ -1,8 +1,10 @@
 // layerfuse: the studio. `layerfuse [PROJECT | NETWORK | EXAMPLE]`.
+#include "controllers/files_controller.h"
+#include "controllers/recovery_controller.h"
 #include "examples/bundled.h"
 #include "graph/graph_canvas.h"
 #include "main_window.h"
-#include "studio_style.h"
+#include "studio/studio_style.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -89,8 +91,8 @@ int main(int argc, char** argv) {
     const QStringList args = parser.positionalArguments();
     const QString first = args.isEmpty() ? defaultExample() : args.front();
     // A file that cannot be opened is reported; the default example keeps the studio useful.
-    if (!first.isEmpty() && !window.openPath(first) && !args.isEmpty())
-        window.openPath(defaultExample());
-    if (!timing) QTimer::singleShot(0, &window, [&window] { window.offerRecovery(); });
+    if (!first.isEmpty() && !window.files()->openPath(first) && !args.isEmpty())
+        window.files()->openPath(defaultExample());
+    if (!timing) QTimer::singleShot(0, &window, [&window] { window.recovery()->offerRecovery(); });
     return app.exec();
 }

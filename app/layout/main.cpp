@@ -2,7 +2,8 @@
 // layout requests from stdin and writes results to stdout, one frame each
 // (views/graph/layout_protocol.h), until stdin ends. Keeping Graphviz out of the studio's
 // process keeps what dot 2.42 leaks on graphs with clusters (about 100 KB per layout) out of
-// the studio; the studio replaces this process every few hundred layouts.
+// the studio, and gives the same picture for the same graph: the studio replaces this
+// process after protocol::kLayoutsPerHelper layouts (one), by closing its stdin.
 #include "graph/layout_protocol.h"
 #include "graph/layouter.h"
 
@@ -15,9 +16,13 @@ int main(int argc, char** argv) {
     if (argc > 1) {
         const bool help = std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0;
         if (help || std::strcmp(argv[1], "--version") == 0) {
-            std::printf("%s\n", help ? "layerfuse-layout: Graphviz layout process of the "
-                                       "LayerFuse studio (framed CBOR on stdin/stdout)"
-                                     : graphvizBackendInfo().c_str());
+            if (help)
+                std::printf("layerfuse-layout: Graphviz layout process of the LayerFuse studio "
+                            "(framed CBOR on stdin/stdout).\nThe studio starts a fresh one "
+                            "every %d layout(s); it ends when stdin closes.\n",
+                            protocol::kLayoutsPerHelper);
+            else
+                std::printf("%s\n", graphvizBackendInfo().c_str());
             return 0;
         }
         std::fprintf(stderr, "layerfuse-layout: unknown argument '%s' (see --help)\n", argv[1]);

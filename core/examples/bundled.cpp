@@ -8,50 +8,15 @@
 
 namespace lf {
 
-namespace bundled_detail {
-extern const BundledFile kFiles[];
-extern const size_t kFileCount;
-} // namespace bundled_detail
-
-std::span<const BundledFile> bundledFiles() {
-    return {bundled_detail::kFiles, bundled_detail::kFileCount};
-}
-
-const BundledFile* findBundled(BundledKind kind, std::string_view name) {
-    for (const BundledFile& f : bundledFiles())
-        if (f.kind == kind && name == f.name) return &f;
-    return nullptr;
-}
-
-std::string bundledFileLabel(const BundledFile& f) {
-    return std::string("bundled:") + f.path;
-}
-
-namespace {
-std::string namesOf(BundledKind kind) {
-    std::string s;
-    for (const BundledFile& f : bundledFiles())
-        if (f.kind == kind) {
-            if (!s.empty()) s += ", ";
-            s += f.name;
-        }
-    return s;
-}
-} // namespace
-
 Result<Network> loadBundledNetwork(std::string_view name) {
     const BundledFile* f = findBundled(BundledKind::network, name);
-    if (!f)
-        return Error("no bundled network named '" + std::string(name) +
-                     "' (bundled: " + namesOf(BundledKind::network) + ")");
+    if (!f) return Error(unknownBundledMessage(BundledKind::network, name));
     return readNetworkYaml(f->text, bundledFileLabel(*f));
 }
 
 Result<Hardware> loadBundledHardware(std::string_view name) {
     const BundledFile* f = findBundled(BundledKind::hardware, name);
-    if (!f)
-        return Error("no bundled hardware named '" + std::string(name) +
-                     "' (bundled: " + namesOf(BundledKind::hardware) + ")");
+    if (!f) return Error(unknownBundledMessage(BundledKind::hardware, name));
     return readHardwareYaml(f->text, bundledFileLabel(*f));
 }
 

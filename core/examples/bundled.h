@@ -1,37 +1,18 @@
-// The example files bundled into every binary (networks, hardware presets, schedules,
-// lessons), addressed by short lowercase names such as `l2net` or `hwff-config-1`.
+// The bundled examples (bundled/bundled_files.h) read as networks and hardware, and the
+// NETWORK / HW arguments of the CLI and the studio: a file path or a bundled short name.
 #pragma once
 
+#include "bundled/bundled_files.h"
 #include "hardware/hardware.h"
 #include "io/onnx_import.h"
 #include "network/network.h"
 #include "util/result.h"
 
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace lf {
-
-enum class BundledKind { network, hardware, schedule, lesson };
-
-struct BundledFile {
-    BundledKind kind;
-    const char* name; // short name, e.g. "resnet50"
-    const char* path; // relative to examples/, e.g. "networks/resnet50.net.yaml"
-    const char* text;
-};
-
-std::span<const BundledFile> bundledFiles();
-const BundledFile* findBundled(BundledKind kind, std::string_view name);
-
-// The example the studio opens at start and the CLI's default hardware.
-inline constexpr std::string_view kDefaultNetwork = "resnet18";
-inline constexpr std::string_view kDefaultHardware = "hwff-config-1";
-
-// "bundled:<path>" — how bundled files are named in messages.
-std::string bundledFileLabel(const BundledFile& f);
 
 Result<Network> loadBundledNetwork(std::string_view name);
 Result<Hardware> loadBundledHardware(std::string_view name);

@@ -1,4 +1,4 @@
-// Hardware configuration (docs/MODELS.md §2 "Hardware", docs/INTERFACES.md hardware YAML).
+// Hardware configuration (docs/models/README.md "Hardware", docs/file-formats.md hardware YAML).
 #pragma once
 
 #include <array>
@@ -9,7 +9,7 @@
 
 namespace lf {
 
-// Loop dimensions a dataflow may map onto PE columns / rows (MODELS.md §8).
+// Loop dimensions a dataflow may map onto PE columns / rows (docs/models/README.md).
 enum class LoopDim : uint8_t { ox, oy, oc, ic, kx, ky, b };
 
 // Which loop dims are unrolled over PE columns (A) and rows (B), e.g. "ox|oc" or
@@ -22,6 +22,19 @@ struct Dataflow {
 
 std::optional<Dataflow> parseDataflow(std::string_view s);
 std::string toString(const Dataflow& d);
+
+// Bits and bytes. The models size buffers and transfers in bits (every array has its own
+// precision); bytes appear at the edges (capacities, files, the studio), rounded up.
+constexpr int64_t bytesToBits(int64_t bytes) {
+    return bytes * 8;
+}
+constexpr int64_t bitsToBytes(int64_t bits) {
+    return (bits + 7) / 8;
+}
+// Bytes of `elements` values of `bits` each, not rounded (a figure to show or compare).
+constexpr double elementBytes(double elements, int bits) {
+    return elements * double(bits) / 8.0;
+}
 
 enum class SramEnergyModel : uint8_t {
     constant, // pj_per_access
@@ -60,6 +73,7 @@ struct BufferConfig {
     int64_t bytes = 512 * 1024;
     int banks = 1;
     BufferEnergy energy;
+    int64_t bits() const { return bytesToBits(bytes); }
     friend bool operator==(const BufferConfig&, const BufferConfig&) = default;
 };
 
@@ -78,7 +92,7 @@ struct RegisterFileConfig {
     friend bool operator==(const RegisterFileConfig&, const RegisterFileConfig&) = default;
 };
 
-// TSO-style multicore NPU (seed 002): TLE tensor-level engines × TLT cores each, every
+// TSO-style multicore NPU: TLE tensor-level engines × TLT cores each, every
 // TLT with three local memories MB0/MB1/MB2.
 struct CoresConfig {
     int tle = 1;

@@ -1,4 +1,4 @@
-// Hardware YAML (`*.hw.yaml`, format layerfuse/hardware@1) — docs/INTERFACES.md.
+// Hardware YAML (`*.hw.yaml`, format layerfuse/hardware@1) — docs/file-formats.md.
 #pragma once
 
 #include "hardware/hardware.h"

@@ -16,7 +16,8 @@ struct FoldName {
     std::string_view name;
     FoldKind kind;
 };
-// Layer types accepted on load that canonicalization folds into their producer (§1).
+// Layer types accepted on load that canonicalization folds into their producer
+// (docs/models/README.md).
 constexpr std::array<FoldName, 24> kFoldTypes = {{
     {"batchnorm", FoldKind::batchnorm},   {"bias", FoldKind::bias},
     {"scale", FoldKind::scale},           {"relu", FoldKind::activation},

@@ -1,4 +1,4 @@
-// Network YAML (`*.net.yaml`, format layerfuse/network@1) — docs/INTERFACES.md.
+// Network YAML (`*.net.yaml`, format layerfuse/network@1) — docs/file-formats.md.
 #pragma once
 
 #include "network/network.h"

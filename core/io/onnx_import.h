@@ -1,5 +1,5 @@
 // ONNX import: a `.onnx` model (binary protobuf, opsets 7-18) to a canonical Network
-// (docs/MODELS.md §1, docs/INTERFACES.md).
+// (docs/models/README.md, docs/file-formats.md).
 //
 // Convolutions, transposed convolutions, Gemm/MatMul (as fc), pooling, global pooling,
 // element-wise Add/Mul/Sum, Concat over channels and integer-scale Resize/Upsample become

@@ -1,6 +1,6 @@
 #include "io/project_yaml.h"
 
-#include "examples/bundled.h"
+#include "bundled/bundled_files.h"
 #include "io/hardware_yaml.h"
 #include "io/network_yaml.h"
 #include "io/schedule_yaml.h"
@@ -34,7 +34,9 @@ Network readNetworkRef(const YAML::Node& n, const std::string& file, Project& p)
     if (const YAML::Node b = n["bundled"]) {
         p.network_ref = NetworkRef::bundled;
         p.network_source = toString(b, "bundled");
-        net = loadBundledNetwork(p.network_source);
+        const BundledFile* bundled = findBundled(BundledKind::network, p.network_source);
+        if (!bundled) fail(b, unknownBundledMessage(BundledKind::network, p.network_source));
+        net = readNetworkYaml(bundled->text, bundledFileLabel(*bundled));
         if (!net) fail(b, net.error().message);
     } else if (const YAML::Node f = n["file"]) {
         p.network_ref = NetworkRef::file;

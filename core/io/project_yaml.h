@@ -1,4 +1,4 @@
-// Project file (`*.lfproj`, format layerfuse/project@1) — docs/INTERFACES.md: the studio's
+// Project file (`*.lfproj`, format layerfuse/project@1) — docs/file-formats.md: the studio's
 // save format. One YAML document holding the network (inline as a whole network document,
 // or a reference to a bundled example or a file, checked by its canonical sha256), the
 // hardware (inline), the schedule (every layer) and the view state.

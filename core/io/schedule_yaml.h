@@ -1,4 +1,4 @@
-// Schedule YAML (`*.sched.yaml`, format layerfuse/schedule@1) — docs/INTERFACES.md.
+// Schedule YAML (`*.sched.yaml`, format layerfuse/schedule@1) — docs/file-formats.md.
 //
 // Reading starts from the default schedule of (network, hardware) and applies what the
 // file says; layers and groups it names become explicit. Writing emits the groups that are

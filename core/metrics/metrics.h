@@ -1,8 +1,9 @@
 // Metrics: every figure the studio shows, per layer, per group and for the network.
 // Plain values produced by core::evaluate (models/evaluate.h); JSON/CSV writers in
-// metrics/metrics_io.h follow docs/INTERFACES.md.
+// metrics/metrics_io.h follow docs/cli.md.
 #pragma once
 
+#include "hardware/hardware.h"
 #include "network/layer.h"
 #include "schedule/schedule.h"
 
@@ -26,6 +27,14 @@ struct Traffic {
     friend bool operator==(const Traffic&, const Traffic&) = default;
 };
 
+// Bytes of a DRAM split at the hardware's precisions: inputs and outputs at act_bits, weights
+// at weight_bits, partial sums at psum_bits (as Stoutchinin Eq. 4), not rounded.
+inline double trafficBytes(const Traffic& t, const Precision& p) {
+    return elementBytes(double(t.input + t.output), p.act_bits) +
+           elementBytes(double(t.weight), p.weight_bits) +
+           elementBytes(double(t.psum), p.psum_bits);
+}
+
 // Energy split by component, in pJ.
 struct Energy {
     double mac = 0, rf = 0, sram = 0, dram = 0;
@@ -48,7 +57,7 @@ struct LayerMetrics {
     std::string name;
     LayerType type = LayerType::conv;
     int group = -1; // index into Metrics::groups
-    // ConvFusion loop dims of the layer (MODELS.md §1).
+    // ConvFusion loop dims of the layer (docs/models/README.md).
     int64_t out_width = 0, out_height = 0, out_channels = 0, in_channels = 0;
     int64_t kernel_width = 0, kernel_height = 0, stride_x = 1, stride_y = 1, groups = 1;
     int64_t macs = 0;                        // including recompute
@@ -57,7 +66,7 @@ struct LayerMetrics {
     int64_t weights = 0;                     // weight elements
     int64_t buf_x = 0, buf_y = 0, buf_w = 0; // on-chip buffer, elements
     Traffic dram;                            // elements
-    int64_t sram_rf_traffic = 0;             // SRAM<->RF elements (MODELS.md §9)
+    int64_t sram_rf_traffic = 0;             // SRAM<->RF elements (docs/models/convfusion.md)
     int64_t compute_cycles = 0;
     int64_t memory_cycles = 0;
     double utilization = 0; // MACs / (cycles · PEs of its partition)

@@ -2,8 +2,6 @@
 
 #include "util/format.h"
 
-#include <charconv>
-#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -178,52 +176,6 @@ std::string metricsToCsv(const Metrics& m) {
     return o.str();
 }
 
-namespace {
-// Fixed-point text that ignores LC_NUMERIC (a decimal-comma locale must not leak into
-// files or into the studio's labels).
-std::string fixed(double v, int prec) {
-    char buf[64];
-    auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, prec);
-    return std::string(buf, r.ptr);
-}
-std::string scaled(double v, const char* const* units, int n, double step) {
-    int u = 0;
-    double a = std::fabs(v);
-    while (u + 1 < n && a >= step) {
-        a /= step;
-        v /= step;
-        ++u;
-    }
-    const int prec = u == 0 ? (std::fabs(v) == std::floor(std::fabs(v)) ? 0 : 2)
-                            : (std::fabs(v) < 10    ? 2
-                               : std::fabs(v) < 100 ? 1
-                                                    : 0);
-    return fixed(v, prec) + " " + units[u];
-}
-} // namespace
-
-std::string humanBytes(double bytes) {
-    static const char* const u[] = {"B", "KB", "MB", "GB", "TB"};
-    return scaled(bytes, u, 5, 1024);
-}
-std::string humanCount(double n) {
-    static const char* const u[] = {"", "K", "M", "G", "T"};
-    std::string s = scaled(n, u, 5, 1000);
-    if (!s.empty() && s.back() == ' ') s.pop_back();
-    return s;
-}
-std::string humanEnergy(double pj) {
-    static const char* const u[] = {"pJ", "nJ", "µJ", "mJ", "J"};
-    return scaled(pj, u, 5, 1000);
-}
-std::string humanTime(double s) {
-    if (s == 0) return "0 s";
-    if (s < 1e-6) return fixed(s * 1e9, s * 1e9 < 10 ? 2 : 1) + " ns";
-    if (s < 1e-3) return fixed(s * 1e6, s * 1e6 < 10 ? 2 : 1) + " µs";
-    if (s < 1) return fixed(s * 1e3, s * 1e3 < 10 ? 2 : 1) + " ms";
-    return fixed(s, 2) + " s";
-}
-
 std::string metricsToTable(const Metrics& m) {
     std::ostringstream o;
     const Totals& t = m.totals;
@@ -255,7 +207,7 @@ std::string metricsToTable(const Metrics& m) {
     o << "  energy          " << humanEnergy(t.energy.total()) << " (MAC "
       << humanEnergy(t.energy.mac) << ", RF " << humanEnergy(t.energy.rf) << ", SRAM "
       << humanEnergy(t.energy.sram) << ", DRAM " << humanEnergy(t.energy.dram) << ")\n";
-    o << "  utilization     " << fixed(t.utilization * 100, 1) << " %\n";
+    o << "  utilization     " << fixedText(t.utilization * 100, 1) << " %\n";
     return o.str();
 }
 

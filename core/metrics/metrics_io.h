@@ -1,7 +1,8 @@
-// Metrics as JSON (docs/INTERFACES.md `evaluate --format json`), CSV and a text table.
+// Metrics as JSON (docs/cli.md `evaluate --format json`), CSV and a text table.
 #pragma once
 
 #include "metrics/metrics.h"
+#include "metrics/units.h"
 
 #include <nlohmann/json.hpp>
 
@@ -13,13 +14,7 @@ nlohmann::ordered_json metricsToJson(const Metrics& m);
 std::string metricsToJsonText(const Metrics& m, int indent = 2);
 // One row per layer plus one per group and a total row; header first.
 std::string metricsToCsv(const Metrics& m);
-// Human-readable summary table (units: B/KB/MB, cycles, pJ...).
+// Human-readable summary table (units of metrics/units.h).
 std::string metricsToTable(const Metrics& m);
-
-// Human units shared by the CLI table and the studio.
-std::string humanBytes(double bytes);
-std::string humanCount(double n);
-std::string humanEnergy(double pj);
-std::string humanTime(double seconds);
 
 } // namespace lf

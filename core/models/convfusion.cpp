@@ -11,7 +11,8 @@ std::array<int64_t, 4> effectiveTiles(const LayerDims& d, const LayerSchedule& s
     std::array<int64_t, 4> T{};
     for (size_t k = 0; k < 4; ++k)
         T[k] = std::clamp<int64_t>(s.tile[k], 1, std::max<int64_t>(1, D[k]));
-    if (fused) T[size_t(Dim::i)] = D[size_t(Dim::i)]; // FuseSel: i cannot be tiled (§IV-B1)
+    // FuseSel: i cannot be tiled (ConvFusion §IV-B1).
+    if (fused) T[size_t(Dim::i)] = D[size_t(Dim::i)];
     return T;
 }
 
@@ -21,7 +22,8 @@ CfLayerCost convFusionLayer(const LayerDims& d, const LayerSchedule& s, bool fus
     const std::array<int64_t, 4> T = effectiveTiles(d, s, fused);
 
     // Level of each dim's inner loop: 1..4 (l1 outermost). LT_arr(dim) <=> inner(dim) is
-    // strictly below SL_arr; F_arr(dim) <=> SL_arr < inner(dim) <= CL_arr (§IV-A, §12).
+    // strictly below SL_arr; F_arr(dim) <=> SL_arr < inner(dim) <= CL_arr (ConvFusion §IV-A,
+    // docs/model-notes.md).
     int lvl[4];
     for (int k = 0; k < 4; ++k)
         lvl[size_t(s.order[size_t(k)])] = k + 1;
@@ -30,7 +32,7 @@ CfLayerCost convFusionLayer(const LayerDims& d, const LayerSchedule& s, bool fus
     const int slY = int(s.store[size_t(Arr::Y)]), clY = int(s.compute[size_t(Arr::Y)]);
     auto lt = [&](int sl, size_t dim) { return lvl[dim] > sl; };
     auto folded = [&](int sl, int cl, size_t dim) { return lvl[dim] > sl && lvl[dim] <= cl; };
-    // Trans (§IV-C): D_d for loops at or above SL, ceil(D_d/T_d) below; over Λ'.
+    // Trans (ConvFusion §IV-C): D_d for loops at or above SL, ceil(D_d/T_d) below; over Λ'.
     auto trans = [&](int sl) {
         int64_t t = 1;
         for (size_t dim : {X, Y, Z})
@@ -42,7 +44,7 @@ CfLayerCost convFusionLayer(const LayerDims& d, const LayerSchedule& s, bool fus
     CfLayerCost c;
     const int64_t G = d.G;
 
-    // Weights (§IV-B1, §IV-C1): Λ = fused ? {z} : {z, i}.
+    // Weights (ConvFusion §IV-B1, ConvFusion §IV-C1): Λ = fused ? {z} : {z, i}.
     if (d.weights) {
         int64_t buf = d.Dm * d.Dn * (fused ? D[I] : 1);
         int64_t vol = buf;
@@ -60,7 +62,8 @@ CfLayerCost convFusionLayer(const LayerDims& d, const LayerSchedule& s, bool fus
         c.acc_w = vol * c.trans_w * G;
     }
 
-    // Inputs (§IV-B2, §IV-C2): tile windows (T-1)·S + κ below SL, κ at or above SL or folded.
+    // Inputs (ConvFusion §IV-B2, ConvFusion §IV-C2): tile windows (T-1)·S + κ below SL, κ at or
+    // above SL or folded.
     {
         int64_t chanVol = fused ? D[I] : (lt(slX, I) ? T[I] : 1);
         int64_t chanBuf = fused ? D[I] : (lt(slX, I) && !folded(slX, clX, I) ? T[I] : 1);
@@ -77,8 +80,8 @@ CfLayerCost convFusionLayer(const LayerDims& d, const LayerSchedule& s, bool fus
         c.acc_x = c.vol_x * c.trans_x * G;
     }
 
-    // Outputs (§IV-B3, §IV-C3): a tile dim counts when its loop is below SL_Y, below the ii
-    // loop (outputs complete after it fold to one) and not folded by CL_Y.
+    // Outputs (ConvFusion §IV-B3, ConvFusion §IV-C3): a tile dim counts when its loop is below
+    // SL_Y, below the ii loop (outputs complete after it fold to one) and not folded by CL_Y.
     if (!fused) {
         int64_t buf = 1;
         for (size_t dim : {X, Y, Z})

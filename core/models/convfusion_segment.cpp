@@ -24,7 +24,7 @@ int bitsOf(TrafficKind k, const Precision& p) {
 
 namespace {
 
-// What the consumers inside the group need from a producer, accumulated (§IV-E).
+// What the consumers inside the group need from a producer, accumulated (ConvFusion §IV-E).
 struct Demand {
     int64_t ext_x = 0, ext_y = 0, ext_c = 0; // extents of the tile (union: the maxima)
     int64_t productions = 0;                 // how many times the tile is needed
@@ -36,8 +36,8 @@ struct Demand {
     }
 };
 
-// The producer's dims with its output replaced by the demanded tile (§IV-E substitution).
-// A grouped producer keeps whole groups: the tile's channels round up to groups.
+// The producer's dims with its output replaced by the demanded tile (ConvFusion §IV-E
+// substitution). A grouped producer keeps whole groups: the tile's channels round up to groups.
 LayerDims substitute(const LayerDims& d, const Demand& dem) {
     LayerDims s = d;
     s.Dx = std::clamp<int64_t>(dem.ext_x, 1, d.Dx);
@@ -119,7 +119,7 @@ GroupCost convFusionGroup(const Network& net, const Hardware& hw, const Schedule
         lc.dims = d;
         lc.fused = fused;
 
-        // MACs: P productions of the substituted layer (§IV-D/E). Computed per output so
+        // MACs: P productions of the substituted layer (ConvFusion §IV-D/E). Computed per output so
         // that every layer kind (incl. deconv) scales the same way.
         const int64_t realMacs = layerMacs(real);
         const int64_t realOuts = real.Dx * real.Dy * real.Dz;
@@ -131,7 +131,7 @@ GroupCost convFusionGroup(const Network& net, const Hardware& hw, const Schedule
         lc.macs = P * macsPerProduction;
         lc.recompute_macs = std::max<int64_t>(0, lc.macs - realMacs);
 
-        // Inputs from outside the group come from DRAM, once per production (§IV-E).
+        // Inputs from outside the group come from DRAM, once per production (ConvFusion §IV-E).
         const int64_t perArray = c.vol_x / std::max(1, d.n_inputs);
         for (LayerId p : layer.inputs) {
             if (inGroup(p)) continue;

@@ -1,5 +1,5 @@
-// ConvFusion fused segments with recompute — seed 000 §IV-E (layer fusion by chaining the
-// single-layer models) and §IV-F (complete network); docs/MODELS.md §4.
+// ConvFusion fused segments with recompute — ConvFusion §IV-E (layer fusion by chaining the
+// single-layer models) and ConvFusion §IV-F (complete network); docs/models/convfusion.md.
 //
 // A segment L1 → … → Ln is evaluated from the last layer up. Ln uses its own schedule and
 // real dims; each producer Lk is evaluated with its output dims replaced by the X tile of
@@ -8,7 +8,7 @@
 // Only inputs from outside the segment are read from DRAM, weights are fetched P_k times
 // unless resident, and only outputs that leave the segment are written.
 //
-// Reading for groups that are not chains (MODELS.md §12): a producer with several
+// Reading for groups that are not chains (docs/model-notes.md): a producer with several
 // consumers inside the group produces the union of their tiles — the largest extents — as
 // often as all of them together need it (P = Σ over consumers); a layer whose output also
 // leaves the group writes it once, in full; concat layers inside a group are transparent.

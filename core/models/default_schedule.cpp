@@ -1,4 +1,4 @@
-// The default schedule (docs/MODELS.md §2, INTERFACES.md): every compute layer its own
+// The default schedule (docs/models/README.md, docs/file-formats.md): every compute layer its own
 // group; each layer keeps all arrays at the tile level and shrinks its tiles greedily until
 // its footprint fits the buffer.
 #include "models/convfusion.h"
@@ -24,7 +24,7 @@ LayerSchedule defaultLayerSchedule(const Network& net, const Hardware& hw, Layer
         return c.acc_x * p.act_bits + c.acc_w * p.weight_bits + c.acc_y_out * p.act_bits +
                c.acc_y_psum * p.psum_bits;
     };
-    const int64_t capacity = hw.buffer.bytes * 8;
+    const int64_t capacity = hw.buffer.bits();
     // The halving sequence does not depend on the capacity (each step halves the tile whose
     // halving costs the least traffic); the capacity only picks the cheapest point of the
     // sequence that fits. So a bigger buffer can only pick a better point.

@@ -10,8 +10,8 @@ double sramAccessPj(const BufferEnergy& e, double size_bits) {
     case SramEnergyModel::constant:
         return e.pj_per_access;
     case SramEnergyModel::sqrt:
-        return e.a * std::sqrt(std::max(0.0, size_bits)) + e.b; // §VII-A
-    case SramEnergyModel::banked: {                             // §VII-B
+        return e.a * std::sqrt(std::max(0.0, size_bits)) + e.b; // ConvFusion §VII-A
+    case SramEnergyModel::banked: {                             // ConvFusion §VII-B
         const double s = std::max(1.0, size_bits);
         const double banks = std::ceil(s / e.bank_bits);
         const double single = e.a * std::sqrt(std::min(s, e.bank_bits)) + e.b;

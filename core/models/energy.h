@@ -1,6 +1,6 @@
-// Energy — ConvFusion §VII (seed 000: single-bank and banked SRAM fits, register-file level
-// by the multi-level approximation of §VII-C) and HW-Flow-Fusion Table 4 (seed 004);
-// docs/MODELS.md §9.  E = MACs·e_mac + RF·e_rf + SRAM·e_sram + DRAM·e_dram.
+// Energy — ConvFusion §VII (single-bank and banked SRAM fits, register-file level by the
+// multi-level approximation of ConvFusion §VII-C) and HWFF Table 4;
+// docs/models/convfusion.md.  E = MACs·e_mac + RF·e_rf + SRAM·e_sram + DRAM·e_dram.
 #pragma once
 
 #include "hardware/hardware.h"
@@ -12,8 +12,9 @@
 namespace lf {
 
 // Energy of one SRAM access for a memory of `size_bits`:
-// constant: pj_per_access; sqrt (§VII-A): a·√s + b; banked (§VII-B):
-// E_sqrt(min(s, bank)) · (1 + f·log2⌈s/bank⌉) (log base not printed; read as 2, §12).
+// constant: pj_per_access; sqrt (ConvFusion §VII-A): a·√s + b; banked (ConvFusion §VII-B):
+// E_sqrt(min(s, bank)) · (1 + f·log2⌈s/bank⌉) (log base not printed; read as 2,
+// docs/model-notes.md).
 double sramAccessPj(const BufferEnergy& e, double size_bits);
 
 // Memory traffic is counted in words of act_bits: an element of b bits is b / act_bits words
@@ -28,7 +29,7 @@ struct EnergyCounts {
 // partial sums psum_bits / act_bits.
 double trafficWords(const Traffic& t, const Precision& p);
 
-// §9: with no RF, SRAM = 4·MACs + DRAM words; with an RF, RF = 4·MACs and
+// ConvFusion §VII-A: with no RF, SRAM = 4·MACs + DRAM words; with an RF, RF = 4·MACs and
 // SRAM = DRAM words + SRAM↔RF words (models/rf_level.h). `sram_bits` sizes the SRAM for the
 // sqrt/banked models (ConvFusion sizes it to the schedule's peak footprint).
 Energy energyOf(const EnergyCounts& c, const Hardware& hw, double sram_bits);

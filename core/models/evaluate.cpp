@@ -1,6 +1,6 @@
 // The pipeline behind every figure: each group is costed by its strategy's model
 // (convfusion_segment, flowfusion, optimus), then latency (tso_latency) and energy (energy)
-// are derived the same way for all strategies (docs/MODELS.md §3-§9).
+// are derived the same way for all strategies (docs/models/README.md).
 #include "models/evaluate.h"
 
 #include "models/convfusion.h"
@@ -52,8 +52,9 @@ SubArray layerArray(const FusionGroup& g, const std::map<LayerId, SubArray>& sub
     return SubArray{0, 0, hw.pe_array.cols, hw.pe_array.rows};
 }
 
-// One PE's register file as the layer gets it (§9): every section whole when the layer has
-// the array (or its sub-array) alone, its share of each section under temporal fusion.
+// One PE's register file as the layer gets it (docs/model-notes.md, register files): every section
+// whole when the layer has the array (or its sub-array) alone, its share of each section under
+// temporal fusion.
 RfCapacity layerRfCapacity(const FusionGroup& g, const Hardware& hw, LayerId id) {
     if (g.partition.kind == PartitionKind::spatial || g.layers.size() == 1)
         return rfCapacityPerPe(hw.register_file);
@@ -137,7 +138,8 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
         lm.memory_cycles = int64_t(std::ceil(mem));
         memCycles += mem;
 
-        // Compute (§8): the spatial array with the layer's PEs, or TSO's multicore model.
+        // Compute (docs/models/README.md): the spatial array with the layer's PEs, or TSO's
+        // multicore model.
         const SubArray a = layerArray(g, subs, hw, lc.id);
         const Dataflow& df = sched.layers[size_t(lc.id)].unroll
                                  ? *sched.layers[size_t(lc.id)].unroll
@@ -154,7 +156,7 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
             t.tr = T[size_t(Dim::y)];
             t.tc = T[size_t(Dim::x)];
             // The PE array of a multicore preset holds all cores' MAC units (its peak is the
-            // chip's MAC roof); one TLT's #MACs of Eq. 7 is that peak over the cores.
+            // chip's MAC roof); one TLT's #MACs of TSO Eq. 7 is that peak over the cores.
             const int cores = hw.cores->tle * hw.cores->tlt;
             const int64_t perCore = std::max<int64_t>(
                 1, int64_t(hw.pe_array.macs_per_pe_per_cycle) * a.cols * a.rows / cores);
@@ -171,8 +173,8 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
         lm.pes = pes;
         lm.utilization = c > 0 && pes > 0 ? double(lm.macs) / (double(c) * double(pes)) : 0.0;
 
-        // SRAM↔RF traffic (§9): the register-file level of the layer's PEs, each with the
-        // register file the partition gives it (models/rf_level.h).
+        // SRAM↔RF traffic (ConvFusion §VII-C): the register-file level of the layer's PEs, each
+        // with the register file the partition gives it (models/rf_level.h).
         double sramRfWords = 0;
         if (hw.register_file.bytes_per_pe > 0 && d.weights) {
             const double recomputeFactor = plain > 0 ? double(lc.macs) / double(plain) : 1.0;
@@ -195,8 +197,8 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
         cycles.push_back(c);
         ev.layers.push_back(std::move(lm));
     }
-    // Group latency (§8): temporal or unfused = Σ layer compute; spatial = the slowest layer
-    // (pipelined) + the first layer's fill (one of the group's tiles).
+    // Group latency (docs/models/README.md): temporal or unfused = Σ layer compute; spatial = the
+    // slowest layer (pipelined) + the first layer's fill (one of the group's tiles).
     int64_t compute = 0;
     if (g.partition.kind == PartitionKind::spatial && cycles.size() > 1) {
         compute = *std::max_element(cycles.begin(), cycles.end()) +

@@ -1,4 +1,4 @@
-// core::evaluate — network + hardware + schedule -> Metrics (docs/MODELS.md §3-§9).
+// core::evaluate — network + hardware + schedule -> Metrics (docs/models/README.md).
 //
 // Pure functions. The Evaluator keeps a by-value cache of group results so that, after an
 // edit that changes one group, only that group is recomputed.
@@ -23,8 +23,8 @@ struct EvaluateOptions {
 Metrics evaluate(const Network& net, const Hardware& hw, const Schedule& sched,
                  const EvaluateOptions& opt = {});
 
-// The default schedule (MODELS.md §2, INTERFACES.md): every compute layer its own group,
-// tiles chosen greedily to fit the buffer.
+// The default schedule (docs/models/README.md, docs/file-formats.md): every compute layer its own
+// group, tiles chosen greedily to fit the buffer.
 Schedule defaultSchedule(const Network& net, const Hardware& hw);
 // Default schedule of one layer when it is alone in its group.
 LayerSchedule defaultLayerSchedule(const Network& net, const Hardware& hw, LayerId id);

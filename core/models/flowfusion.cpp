@@ -16,49 +16,49 @@ HwffLayerCost hwffLayer(const LayerDims& d, const HwffTiling& t, int64_t batch) 
     const int64_t tof = std::clamp<int64_t>(t.tof, 1, d.Dz);
     const int64_t tif = std::clamp<int64_t>(t.tif, 1, d.Di);
     const int64_t tb = std::clamp<int64_t>(t.tb, 1, std::max<int64_t>(1, batch));
-    // Eq. 4 (input tile of an output tile), clipped to the real input (MODELS.md §1).
+    // HWFF Eq. 4 (input tile of an output tile), clipped to the real input (docs/models/README.md).
     c.tix = d.windowX(tox);
     c.tiy = d.windowY(toy);
-    // Eq. 1. Grouped layers: a weight tile holds Tif/G input channels per output channel.
+    // HWFF Eq. 1. Grouped layers: a weight tile holds Tif/G input channels per output channel.
     c.input_buffer = c.tix * c.tiy * tif * tb * d.n_inputs;
     c.output_buffer = tox * toy * tof * tb;
     c.weight_buffer = d.weights ? d.Dm * d.Dn * std::max<int64_t>(1, tif / d.G) * tof : 0;
-    // Eq. 2 (output-reuse order: partial sums never leave the chip).
+    // HWFF Eq. 2 (output-reuse order: partial sums never leave the chip).
     const int64_t spatial = ceilDiv(d.Dy, toy) * ceilDiv(d.Dx, tox) * ceilDiv(batch, tb);
     c.input_fetch = ceilDiv(d.Di, tif) * ceilDiv(d.Dz, tof) * spatial;
     c.weight_fetch = d.weights ? c.input_fetch : 0;
     c.output_write = ceilDiv(d.Dz, tof) * spatial;
-    // Eq. 3 (Output fetch = 0).
+    // HWFF Eq. 3 (Output fetch = 0).
     c.volume = c.input_buffer * c.input_fetch + c.weight_buffer * c.weight_fetch +
                c.output_buffer * c.output_write;
     return c;
 }
 
 int64_t reuseBufferX(int64_t nix, int64_t tix, int64_t nky, int64_t sy, int64_t nif) {
-    return std::max<int64_t>(0, nix - tix) * std::max<int64_t>(0, nky - sy) * nif; // Eq. 8
+    return std::max<int64_t>(0, nix - tix) * std::max<int64_t>(0, nky - sy) * nif; // HWFF Eq. 8
 }
 
 int64_t reuseBufferY(int64_t niy, int64_t tiy, int64_t nkx, int64_t sx, int64_t nif) {
-    return std::max<int64_t>(0, niy - tiy) * std::max<int64_t>(0, nkx - sx) * nif; // Eq. 8
+    return std::max<int64_t>(0, niy - tiy) * std::max<int64_t>(0, nkx - sx) * nif; // HWFF Eq. 8
 }
 
 int64_t alwaniOverheadY(int64_t tiy, int64_t nky, int64_t sy, int64_t nkx, int64_t sx,
                         int64_t nif) {
-    // Eq. 9: reuse overhead y = (Tiy − (Nky − Sy)) · (Nkx − Sx) · Nif.
+    // HWFF Eq. 9: reuse overhead y = (Tiy − (Nky − Sy)) · (Nkx − Sx) · Nif.
     const int64_t rows = std::max<int64_t>(0, tiy - std::max<int64_t>(0, nky - sy));
     return rows * std::max<int64_t>(0, nkx - sx) * nif;
 }
 
 int64_t alwaniOverheadX(int64_t tix, int64_t nkx, int64_t sx, int64_t nky, int64_t sy,
                         int64_t nif) {
-    // Eq. 9: reuse overhead x = (Tix − (Nkx − Sx)) · (Nky − Sy) · Nif.
+    // HWFF Eq. 9: reuse overhead x = (Tix − (Nkx − Sx)) · (Nky − Sy) · Nif.
     const int64_t cols = std::max<int64_t>(0, tix - std::max<int64_t>(0, nkx - sx));
     return cols * std::max<int64_t>(0, nky - sy) * nif;
 }
 
 int64_t multiTilingMacs(const LayerDims& d, int64_t tox, int64_t toy) {
-    // Eqs. 10-12: along each axis the unique outputs form a first tile (X1), Xreps middle
-    // tiles of X2 new outputs and a last tile (X3, the remainder); Eq. 13 sums the tiles
+    // HWFF Eq. 10-12: along each axis the unique outputs form a first tile (X1), Xreps middle
+    // tiles of X2 new outputs and a last tile (X3, the remainder); HWFF Eq. 13 sums the tiles
     // times their repetitions. Tiles never overlap, so the sum covers the map once.
     auto axis = [](int64_t n, int64_t t) {
         t = std::clamp<int64_t>(t, 1, n);
@@ -86,7 +86,7 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
     GroupCost gc;
     gc.layers.resize(members.size());
 
-    // Single layer: Eqs. 1-3 with the layer's own tiles (Tif = Ti, Tof = Tz, Tb = B).
+    // Single layer: HWFF Eq. 1-3 with the layer's own tiles (Tif = Ti, Tof = Tz, Tb = B).
     if (members.size() == 1 && net.layer(members[0]).type != LayerType::concat) {
         const LayerId v = members[0];
         const LayerDims d = layerDims(net, v);
@@ -131,7 +131,7 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
     const int64_t th = group.out_tile ? group.out_tile->h : lastSched.T(Dim::y);
     const int64_t tw = group.out_tile ? group.out_tile->w : lastSched.T(Dim::x);
     std::vector<int64_t> tox(members.size(), 0), toy(members.size(), 0);
-    int64_t fetches = 1; // Eq. 2 with Tif = Nif, Tof = Nof: output tiles of the bottom layer
+    int64_t fetches = 1; // HWFF Eq. 2 with Tif = Nif, Tof = Nof: output tiles of the bottom layer
     int64_t bufferBits = 0;
     for (size_t k = members.size(); k-- > 0;) {
         const LayerId v = members[k];
@@ -142,7 +142,7 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
         for (LayerId s : net.successors(v))
             (inGroup(s) ? consumedInside : consumedOutside) = true;
         if (!consumedInside) {
-            // A bottom layer: its output tile is the group's (Eq. 4 starts here).
+            // A bottom layer: its output tile is the group's (HWFF Eq. 4 starts here).
             tox[k] = std::clamp<int64_t>(tw, 1, layer.out.w);
             toy[k] = std::clamp<int64_t>(th, 1, layer.out.h);
             fetches =
@@ -157,24 +157,24 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
             continue;
         }
         const LayerDims d = layerDims(net, v);
-        // Eq. 4: T_ix = (T_ox − 1)·S + K, clipped to the input.
+        // HWFF Eq. 4: T_ix = (T_ox − 1)·S + K, clipped to the input.
         const int64_t tix = d.windowX(tox[k]), tiy = d.windowY(toy[k]);
-        lc.macs = multiTilingMacs(d, tox[k], toy[k]); // Eq. 13: equals the unfused count
+        lc.macs = multiTilingMacs(d, tox[k], toy[k]); // HWFF Eq. 13: equals the unfused count
         if (!d.weights) lc.macs = 0;
-        // Eq. 5: every layer's input buffer (Tif = Nif) and its whole weight volume.
+        // HWFF Eq. 5: every layer's input buffer (Tif = Nif) and its whole weight volume.
         lc.buf_x = tix * tiy * d.Di * d.n_inputs * B;
         if (d.weights) {
             lc.buf_w = layerWeights(d);
-            lc.dram.weight = lc.buf_w; // Eq. 6: every weight once
+            lc.dram.weight = lc.buf_w; // HWFF Eq. 6: every weight once
             lc.transfers.push_back(
                 {TrafficKind::weight, 1, 1, 1, lc.buf_w, lc.buf_w, prec.weight_bits});
         }
         for (LayerId p : layer.inputs) {
             if (inGroup(p)) {
-                // Eq. 8: a reuse buffer per intermediate input keeps the overlap of adjacent
+                // HWFF Eq. 8: a reuse buffer per intermediate input keeps the overlap of adjacent
                 // tiles, so nothing is recomputed (horizontal processing: reuse buffer x).
                 int64_t reuse = reuseBufferX(d.in_w, tix, d.En, d.Sy, d.Di);
-                // Eq. 9: horizontal processing adds reuse overhead y to reuse buffer x.
+                // HWFF Eq. 9: horizontal processing adds reuse overhead y to reuse buffer x.
                 if (model == ReuseModel::alwani)
                     reuse += alwaniOverheadY(tiy, d.En, d.Sy, d.Em, d.Sx, d.Di);
                 lc.buf_x += reuse * B;
@@ -183,12 +183,12 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
             }
         }
         if (!consumedInside) {
-            lc.buf_y = tox[k] * toy[k] * d.Dz * B; // Eq. 5: bottom output buffer
+            lc.buf_y = tox[k] * toy[k] * d.Dz * B; // HWFF Eq. 5: bottom output buffer
         }
         bufferBits +=
             lc.buf_x * prec.act_bits + lc.buf_w * prec.weight_bits + lc.buf_y * prec.psum_bits;
     }
-    // Eq. 6: the top inputs are fetched once per output tile, the bottom outputs written once
+    // HWFF Eq. 6: the top inputs are fetched once per output tile, the bottom outputs written once
     // per output tile (per image; the batch is applied by the caller).
     for (size_t k = 0; k < members.size(); ++k) {
         const LayerId v = members[k];
@@ -239,7 +239,7 @@ std::vector<std::vector<SubArray>> enumerateSpatialPartitions(int n, int pex, in
     std::set<std::vector<std::array<int, 4>>> seen;
     std::vector<SubArray> cur(static_cast<size_t>(n));
     // Side-by-side column strips and stacked row strips of divisor-sized sub-arrays
-    // (§4.3.1: "sub-arrays of height and width that are even divisors of the PE array").
+    // (HWFF §4.3.1: "sub-arrays of height and width that are even divisors of the PE array").
     for (int layout = 0; layout < 2 && out.size() < limit; ++layout) {
         std::function<void(int, int)> rec = [&](int k, int offset) {
             if (out.size() >= limit) return;

@@ -1,6 +1,6 @@
 // What every fusion-strategy model returns for one group: per-layer work, footprint and
 // DRAM traffic, plus the DRAM transfers behind that traffic (their shapes matter to the
-// burst-aware latency model, MODELS.md §8). Latency and energy are derived from this in
+// burst-aware latency model, docs/models/README.md). Latency and energy are derived from this in
 // models/evaluate.cpp, the same way for every strategy.
 #pragma once
 

@@ -16,7 +16,7 @@ std::string optimusValidity(const Network& net, const std::vector<LayerId>& laye
     if (!isWeaklyConnected(net, layers)) return "the layers are not connected";
     LayerId via = kNoLayer;
     if (fusingCreatesCycle(net, layers, &via))
-        return "fusing creates a cycle through " + net.layer(via).name; // Alg. 1 ISValid
+        return "fusing creates a cycle through " + net.layer(via).name; // Optimus Alg. 1 ISValid
     return {};
 }
 
@@ -67,7 +67,7 @@ struct GroupView {
     }
 };
 
-// R(l, t) along one axis for every member (axis 0 = height, 1 = width), §5.2.
+// R(l, t) along one axis for every member (axis 0 = height, 1 = width), Optimus §5.2.
 std::vector<int64_t> extents(const GroupView& g, int axis, int64_t t) {
     std::vector<int64_t> r(g.members.size(), 0);
     for (size_t k = g.members.size(); k-- > 0;) {
@@ -140,7 +140,7 @@ int64_t outsideExtent(const GroupView& g, LayerId producer, int axis,
 }
 
 // Rows (axis 0) or columns (axis 1) [lo, hi] of member v's input that its output interval
-// [a, b] needs, clipped to the real input (padding is generated on chip, MODELS.md §1).
+// [a, b] needs, clipped to the real input (padding is generated on chip, docs/models/README.md).
 std::pair<int64_t, int64_t> inputInterval(const GroupView& g, LayerId v, int axis, int64_t a,
                                           int64_t b) {
     const Layer& l = g.net.layer(v);
@@ -174,7 +174,7 @@ std::pair<int64_t, int64_t> inputInterval(const GroupView& g, LayerId v, int axi
 
 // Rows (axis 0) or columns (axis 1) each member computes over all sub-groups along the axis
 // when the group's outputs are cut into tiles of `t` (the last one partial). Members that
-// recompute (ISOA, §5.2) compute this much; the others keep the overlap in a line buffer.
+// recompute (ISOA, Optimus §5.2) compute this much; the others keep the overlap in a line buffer.
 std::vector<int64_t> computedExtent(const GroupView& g, int axis, int64_t t, int64_t full) {
     const size_t n = g.members.size();
     std::vector<int64_t> total(n, 0);
@@ -206,7 +206,7 @@ std::vector<int64_t> computedExtent(const GroupView& g, int axis, int64_t t, int
     return total;
 }
 
-// Alg. 2: ISOA decision by DP in reverse topological order, cost at t_h·t_w = 1·1.
+// Optimus Alg. 2: ISOA decision by DP in reverse topological order, cost at t_h·t_w = 1·1.
 std::vector<char> isoaDecision(const GroupView& g, int64_t Tc) {
     const size_t n = g.members.size();
     const auto rh = extents(g, 0, 1), rw = extents(g, 1, 1);
@@ -250,7 +250,7 @@ int64_t optimusMemoryCost(const Network& net, const std::vector<LayerId>& group,
     const int64_t oh = outputHeight(g), ow = outputWidth(g);
     const int64_t sub =
         ceilDiv(oh, std::clamp<int64_t>(t_h, 1, oh)) * ceilDiv(ow, std::clamp<int64_t>(t_w, 1, ow));
-    return ifmap + ofmap + (weights_once ? 1 : sub) * params; // Eq. 3
+    return ifmap + ofmap + (weights_once ? 1 : sub) * params; // Optimus Eq. 3
 }
 
 OptimusPlan optimusPlan(const Network& net, const Hardware& hw, const std::vector<LayerId>& group,
@@ -263,7 +263,7 @@ OptimusPlan optimusPlan(const Network& net, const Hardware& hw, const std::vecto
     plan.tc.resize(n);
     for (size_t k = 0; k < n; ++k) {
         const int64_t cout = net.layer(group[k]).out.c;
-        plan.tc[k] = plan.isoa[k] ? std::min(tp.tc, cout) : cout; // Eq. 4 t_c(l)
+        plan.tc[k] = plan.isoa[k] ? std::min(tp.tc, cout) : cout; // Optimus Eq. 4 t_c(l)
     }
     const std::vector<OutsideInput> outside = outsideInputs(g);
     for (const OutsideInput& o : outside)
@@ -275,7 +275,7 @@ OptimusPlan optimusPlan(const Network& net, const Hardware& hw, const std::vecto
     const int64_t oh = outputHeight(g), ow = outputWidth(g);
     const int64_t tw = fixed_w > 0 ? std::min(fixed_w, ow) : ow; // line buffer: t_w = O_w
     const auto rw = extents(g, 1, tw);
-    // Eq. 4 left-hand side: Σ t_c(l)·R_h(l, t_h)·R_w(l, t_w) over the group's fmaps (each
+    // Optimus Eq. 4 left-hand side: Σ t_c(l)·R_h(l, t_h)·R_w(l, t_w) over the group's fmaps (each
     // outside input once, with all its channels and the largest window read of it, then
     // every operator's output).
     auto fmap = [&](int64_t th) {
@@ -314,7 +314,7 @@ OptimusPlan optimusPlan(const Network& net, const Hardware& hw, const std::vecto
     } else {
         const int64_t tRes = maxTh(true), tStream = maxTh(false);
         if (tStream == 0) {
-            plan.feasible = false; // Eq. 4 has no solution: the group is invalid
+            plan.feasible = false; // Optimus Eq. 4 has no solution: the group is invalid
             plan.t_h = std::min(tp.th, oh);
         } else {
             const int64_t costStream = subgroups(tStream) * plan.weights;
@@ -338,7 +338,7 @@ GroupCost optimusGroup(const Network& net, const Hardware& hw, const Schedule&,
                        const FusionGroup& group) {
     const GroupView g{net, group.layers};
     const Precision& prec = hw.precision;
-    const int64_t cap = hw.buffer.bytes * 8;
+    const int64_t cap = hw.buffer.bits();
     const int64_t fh = group.out_tile ? group.out_tile->h : 0;
     const int64_t fw = group.out_tile ? group.out_tile->w : 0;
     const OptimusPlan plan = optimusPlan(net, hw, group.layers, cap, fh, fw);
@@ -358,7 +358,7 @@ GroupCost optimusGroup(const Network& net, const Hardware& hw, const Schedule&,
         lc.id = v;
         const LayerDims d = layerDims(net, v);
         const int64_t plain = layerMacs(d);
-        // ISOA operators recompute the overlap of adjacent sub-groups (§5.2); the others
+        // ISOA operators recompute the overlap of adjacent sub-groups (Optimus §5.2); the others
         // keep it in a line buffer. Over all sub-groups an ISOA operator computes
         // rowsComputed × colsComputed outputs of its out.h × out.w map (windows clipped to
         // the real map, the last sub-group at its real size).
@@ -376,25 +376,25 @@ GroupCost optimusGroup(const Network& net, const Hardware& hw, const Schedule&,
             const Shape in = net.layer(o.producer).out;
             lc.buf_x +=
                 in.c * outsideExtent(g, o.producer, 0, rh) * outsideExtent(g, o.producer, 1, rw);
-            lc.dram.input += in.elements(); // Eq. 3 |ifmap|
+            lc.dram.input += in.elements(); // Optimus Eq. 3 |ifmap|
             lc.transfers.push_back({TrafficKind::input, plan.subgroups, in.c, ceilDiv(in.h, subH),
                                     in.w, in.w, prec.act_bits});
         }
         if (g.isOutput(v)) {
-            lc.dram.output += l.out.elements(); // Eq. 3 |ofmap|
+            lc.dram.output += l.out.elements(); // Optimus Eq. 3 |ofmap|
             lc.transfers.push_back({TrafficKind::output, plan.subgroups, l.out.c,
                                     ceilDiv(l.out.h, subH), std::min(plan.t_w, l.out.w), l.out.w,
                                     prec.act_bits});
         }
         const int64_t w = layerWeights(d);
         if (w > 0) {
-            const int64_t loads = resident ? 1 : plan.subgroups; // Eq. 3 parameter term
+            const int64_t loads = resident ? 1 : plan.subgroups; // Optimus Eq. 3 parameter term
             lc.dram.weight = loads * w;
             lc.buf_w = resident ? w : 0;
             lc.transfers.push_back({TrafficKind::weight, loads, 1, 1, w, w, prec.weight_bits});
         }
     }
-    // Buffer: the fmaps of Eq. 4 at psum/act precision, plus the parameters when resident.
+    // Buffer: the fmaps of Optimus Eq. 4 at psum/act precision, plus the parameters when resident.
     gc.buffer_bits =
         plan.fmap_buffer * prec.act_bits + (resident ? plan.weights * prec.weight_bits : 0);
     gc.tiles = plan.subgroups;

@@ -1,11 +1,11 @@
-// The register-file level of the energy model on a PE array (docs/MODELS.md §9,
+// The register-file level of the energy model on a PE array (docs/models/convfusion.md "Energy",
 // docs/model-notes.md "Register files of a PE array").
 //
 // ConvFusion §VII-C models a register file by "the best schedule available for that size"
 // on a single processing element. On an array every PE has its own register file and can
 // reuse only what it holds, so the level is costed per PE:
 // - the layer's loops are unrolled over the array as the dataflow says (the factors of
-//   arrayUnroll, which give the compute cycles of MODELS.md §8), and each PE runs the
+//   arrayUnroll, which give the compute cycles of docs/models/README.md), and each PE runs the
 //   remaining loop extents Q_d = ⌈D_d / U_d⌉;
 // - a PE's register file holds, for each array (its section, or a share of one shared pool),
 //   the longest innermost run of its loop nest whose footprint fits — the kernel loops FX, FY
@@ -45,7 +45,7 @@ struct ArrayUnroll {
     int64_t pes() const;
 };
 
-// Extent of a loop dim as the array model counts it (MODELS.md §8): per group for convs;
+// Extent of a loop dim as the array model counts it (docs/models/README.md): per group for convs;
 // channels on oc for layers without weights.
 int64_t loopDimExtent(LoopDim l, const LayerDims& d, int64_t batch);
 
@@ -78,7 +78,7 @@ struct RfLoop {
 
 struct RfLevel {
     int64_t traffic = 0; // buffer <-> register files, elements, one image
-    // The same in words of act_bits (energy, MODELS.md §9): weights at weight_bits, outputs
+    // The same in words of act_bits (docs/models/convfusion.md): weights at weight_bits, outputs
     // at psum_bits while partial, at act_bits once complete.
     double words = 0;
     std::array<int64_t, 3> by{}; // the same by array, indexed by Arr (X, Y, W)

@@ -6,7 +6,7 @@ namespace lf {
 
 namespace {
 
-// Index axes of the three arrays (Fig. 3): I[c][iy][ix], W[m][c][ky][kx], O[m][oy][ox].
+// Index axes of the three arrays (Stoutchinin Fig. 3): I[c][iy][ix], W[m][c][ky][kx], O[m][oy][ox].
 enum IdxAxis : size_t { kM, kC, kOy, kOx, kIy, kIx, kKy, kKx, kAxes };
 
 constexpr std::array<std::array<bool, kAxes>, 3> kUses{{
@@ -104,14 +104,14 @@ std::vector<StLevelRow> stoutchininLevels(const StNest& nest, StArray a) {
         const StLoop& l = nest.loops[i];
         addSpan(nest, l, span);
         StLevelRow& row = rows[i];
-        row.footprint = footprintOf(nest, a, span);                   // Eq. 1
-        row.carries = l.trips > 1 && row.footprint < l.trips * fPrev; // Table II
+        row.footprint = footprintOf(nest, a, span);                   // Stoutchinin Eq. 1
+        row.carries = l.trips > 1 && row.footprint < l.trips * fPrev; // Stoutchinin Table II
         row.reuse_distance = double(l.trips) * double(fPrev) / double(row.footprint);
-        row.buffer = row.carries ? fPrev : bPrev; // Eq. 2
+        row.buffer = row.carries ? fPrev : bPrev; // Stoutchinin Eq. 2
         fPrev = row.footprint;
         bPrev = row.buffer;
     }
-    // Eq. 3: F_X(L_i) times the executions of L_i (the trips of every enclosing loop).
+    // Stoutchinin Eq. 3: F_X(L_i) times the executions of L_i (the trips of every enclosing loop).
     int64_t outer = copies(nest, a);
     for (size_t i = N; i-- > 0;) {
         rows[i].traffic = rows[i].footprint * outer;
@@ -150,7 +150,8 @@ StCost stoutchininCost(const StNest& nest) {
     }
     c.t_in = traffic[size_t(StArray::I)];
     c.t_w = traffic[size_t(StArray::W)];
-    // Eq. 4: final outputs once; every other visit of an output is a partial-sum round trip.
+    // Stoutchinin Eq. 4: final outputs once; every other visit of an output is a partial-sum round
+    // trip.
     c.o_visits = traffic[size_t(StArray::O)];
     c.t_o_final = stFootprint(nest, StArray::O, int(nest.loops.size()) - 1) * nest.groups;
     c.t_o_acc = 2 * std::max<int64_t>(0, c.o_visits - c.t_o_final);

@@ -18,7 +18,7 @@ int64_t burstCount(const Transfer& t, int64_t burst_bytes) {
 double transferCycles(const Transfer& t, const Hardware& hw, bool burst_aware) {
     if (t.count <= 0) return 0;
     const double bytes = double(t.elements()) * t.bits / 8.0;
-    double one = bytes / hw.dram.bandwidth_bytes_per_cycle; // Alg. 4 lines 7-8 / 12-13
+    double one = bytes / hw.dram.bandwidth_bytes_per_cycle; // TSO Alg. 4 lines 7-8 / 12-13
     if (burst_aware)
         one += double(burstCount(t, hw.dram.burst_bytes)) * hw.dram.cas_cycles; // l. 5-6, 9
     return one * double(t.count);
@@ -107,7 +107,7 @@ TleSlice tleSlicing(TlePartition p, const TsoConv& c, int tle) {
     tle = std::max(1, tle);
     TleSlice s;
     switch (p) {
-    case TlePartition::ks: // Alg. 2 lines 4-6
+    case TlePartition::ks: // TSO Alg. 2 lines 4-6
         s.filters = ceilDiv(c.M, tle);
         s.rows = c.R;
         break;
@@ -127,14 +127,14 @@ TleSlice tleSlicing(TlePartition p, const TsoConv& c, int tle) {
 
 int64_t tsoTileH(const TsoConv& c, int64_t tr) {
     return std::min(c.H, (tr - 1) * c.S + c.K);
-} // Eq. 1
+} // TSO Eq. 1
 int64_t tsoTileL(const TsoConv& c, int64_t tc) {
     return std::min(c.L, (tc - 1) * c.S + c.K);
 }
 
 bool tsoTileFits(const TsoConv& c, const TsoTile& t, const CoresConfig& cores, int bytes) {
     if (cores.mb_bytes.size() < 3) return false;
-    const int64_t in = t.tn * tsoTileH(c, t.tr) * tsoTileL(c, t.tc) * bytes; // Eq. 2
+    const int64_t in = t.tn * tsoTileH(c, t.tr) * tsoTileL(c, t.tc) * bytes; // TSO Eq. 2
     const int64_t w = t.tm * t.tn * c.K * c.K * bytes;
     const int64_t out = t.tm * t.tr * t.tc * bytes;
     return in <= cores.mb_bytes[0] && w <= cores.mb_bytes[1] && out <= cores.mb_bytes[2];
@@ -145,17 +145,17 @@ TsoAlphas tsoTransferCounts(TltSchedule s, const TsoConv& c, const TleSlice& sli
     const int64_t spatial = ceilDiv(slice.rows, t.tr) * ceilDiv(c.C, t.tc) * ceilDiv(c.N, t.tn);
     TsoAlphas a;
     switch (s) {
-    case TltSchedule::is: // Eq. 3
+    case TltSchedule::is: // TSO Eq. 3
         a.in = tle * spatial;
         a.w = tle * spatial;
         a.out = ceilDiv(c.R, t.tr) * ceilDiv(c.C, t.tc);
         break;
-    case TltSchedule::os: // Eq. 4
+    case TltSchedule::os: // TSO Eq. 4
         a.in = tle * spatial * ceilDiv(slice.filters, t.tm);
         a.w = a.in;
         a.out = ceilDiv(c.R, t.tr) * ceilDiv(c.C, t.tc) * ceilDiv(c.M, t.tm);
         break;
-    case TltSchedule::ws: // Eq. 5
+    case TltSchedule::ws: // TSO Eq. 5
         a.in = tle * spatial * ceilDiv(slice.filters, t.tm);
         a.w = tle * ceilDiv(slice.filters, t.tm);
         a.out = ceilDiv(c.R, t.tr) * ceilDiv(c.C, t.tc) * ceilDiv(c.M, t.tm);
@@ -167,10 +167,10 @@ TsoAlphas tsoTransferCounts(TltSchedule s, const TsoConv& c, const TleSlice& sli
 double tsoMacCycles(const TsoConv& c, const TsoTile& t, int64_t macs_per_cycle, int cores) {
     const int64_t perTile =
         t.tn * t.tm *
-        ceilDiv(t.tr * t.tc * c.K * c.K, std::max<int64_t>(1, macs_per_cycle)); // Eq. 7
+        ceilDiv(t.tr * t.tc * c.K * c.K, std::max<int64_t>(1, macs_per_cycle)); // TSO Eq. 7
     const double tiles =
         double(ceilDiv(c.M, t.tm) * ceilDiv(c.N, t.tn) * ceilDiv(c.R, t.tr) * ceilDiv(c.C, t.tc));
-    return tiles * double(perTile) / double(std::max(1, cores)); // Eq. 8
+    return tiles * double(perTile) / double(std::max(1, cores)); // TSO Eq. 8
 }
 
 double tsoDramCycles(const TsoConv& c, const TsoTile& t, const TsoAlphas& a, const Hardware& hw,
@@ -182,7 +182,7 @@ double tsoDramCycles(const TsoConv& c, const TsoTile& t, const TsoAlphas& a, con
     const Transfer w{TrafficKind::weight, a.w, 1, 1, wBlock, wBlock, hw.precision.weight_bits};
     const Transfer out{TrafficKind::output, a.out, t.tm, t.tr, t.tc, c.C, bits};
     return transferCycles(in, hw, burst_aware) + transferCycles(w, hw, burst_aware) +
-           transferCycles(out, hw, burst_aware); // Eq. 9
+           transferCycles(out, hw, burst_aware); // TSO Eq. 9
 }
 
 } // namespace lf

@@ -1,5 +1,5 @@
 // DAG utilities over a Network: reachability, sequences (maximal fork/join-free chains),
-// connectivity and the cycle test of Optimus' ISValid (seed 001, Alg. 1).
+// connectivity and the cycle test of Optimus' ISValid (Optimus Alg. 1).
 #pragma once
 
 #include "network/network.h"

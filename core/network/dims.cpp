@@ -23,7 +23,8 @@ LayerDims layerDims(const Network& net, LayerId id) {
     d.weights = hasWeights(l.type);
     switch (l.type) {
     case LayerType::fc:
-        // The kernel spans the input (§1): D_m = in_width, D_n = in_height; output 1x1.
+        // The kernel spans the input (docs/models/README.md): D_m = in_width, D_n = in_height;
+        // output 1x1.
         d.Dm = d.Em = in.w;
         d.Dn = d.En = in.h;
         d.Sx = d.Sy = 1;

@@ -1,4 +1,4 @@
-// The loop dimensions a layer presents to the cost models (docs/MODELS.md §1 table):
+// The loop dimensions a layer presents to the cost models (docs/models/README.md table):
 // ConvFusion's D_x, D_y, D_z, D_i, D_m, D_n, S_x, S_y plus groups and the real input extent
 // (padding is generated on chip and never moved, so every input window is clipped to it).
 #pragma once

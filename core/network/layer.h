@@ -1,4 +1,4 @@
-// Network IR: layer kinds and the layer record (docs/MODELS.md §1).
+// Network IR: layer kinds and the layer record (docs/models/README.md).
 #pragma once
 
 #include "util/result.h"
@@ -39,7 +39,7 @@ enum class LayerType : uint8_t {
     reorg,
 };
 
-// Kinds accepted on load that canonicalization folds into their producer (§1).
+// Kinds accepted on load that canonicalization folds into their producer (docs/models/README.md).
 enum class FoldKind : uint8_t {
     batchnorm,
     bias,

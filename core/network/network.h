@@ -1,4 +1,4 @@
-// Network: an immutable, canonical DAG of layers (docs/MODELS.md §1).
+// Network: an immutable, canonical DAG of layers (docs/models/README.md).
 //
 // Built from a NetworkSpec (what a reader produced: layers naming their inputs, possibly
 // with batch-norm/activation/flatten layers still in place) by buildNetwork(), which

@@ -1,5 +1,5 @@
 // buildNetwork: names -> edges, topological order (refusing cycles), canonicalization
-// (folding BN/activations/flatten into producers, MODELS.md §1) and shape inference.
+// (folding BN/activations/flatten into producers, docs/models/README.md) and shape inference.
 // Linear in the size of the spec apart from the ordering heap, so that 10^6 layers build in
 // about a second: flat arrays instead of per-node vectors, name lookups through string
 // views, no per-layer JSON.

@@ -146,7 +146,8 @@ std::string inferShape(Layer& l, const std::vector<Shape>& ins) {
     case LayerType::fc: {
         if (!(err = needInputs(1, 1)).empty()) return err;
         if (l.out_channels <= 0) return "out_features must be positive";
-        // An fc's kernel spans its whole input (§1): D_m = in_width, D_n = in_height.
+        // An fc's kernel spans its whole input (docs/models/README.md): D_m = in_width, D_n =
+        // in_height.
         l.kernel_h = int(std::min<int64_t>(ins[0].h, NetworkLimits::kMaxExtent));
         l.kernel_w = int(std::min<int64_t>(ins[0].w, NetworkLimits::kMaxExtent));
         l.stride_h = l.stride_w = 1;

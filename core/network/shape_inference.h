@@ -1,4 +1,4 @@
-// Output-shape inference for every layer kind (docs/MODELS.md §1).
+// Output-shape inference for every layer kind (docs/models/README.md).
 #pragma once
 
 #include "network/layer.h"

@@ -18,7 +18,7 @@ bool regularConv(const Layer& l) {
     return l.type == LayerType::conv && l.groups == 1;
 }
 
-// The chains of regular convolutions (§V-A1 sequences restricted to them), by layer id.
+// The chains of regular convolutions (ConvFusion §V-A1 sequences restricted to them), by layer id.
 std::vector<std::vector<LayerId>> convChains(const Network& net) {
     auto linked = [&](LayerId u, LayerId v) {
         return regularConv(net.layer(u)) && regularConv(net.layer(v)) &&
@@ -46,7 +46,8 @@ LayerSchedule fullTiles(const Network& net, LayerId id) {
     return s; // every array stored and computed at the tile level: loaded once
 }
 
-// §VI space 1 for one layer: Code 1's order, no tiling, every legal level pair.
+// ConvFusion §VI space 1 for one layer: ConvFusion Code 1's order, no tiling, every legal level
+// pair.
 std::vector<std::array<int64_t, 2>> baselineLayerFront(const Network& net, const Hardware& hw,
                                                        LayerId id) {
     const LayerDims d = layerDims(net, id);

@@ -1,16 +1,17 @@
-// ConvFusion's view of a network and its four scheduling spaces (seed 000 §V-B, §VI) for
-// the reproduction of Figs. 6, 7, 9-14 and the §VI-B reductions.
+// ConvFusion's view of a network and its four scheduling spaces (ConvFusion §V-B, ConvFusion §VI)
+// for the reproduction of ConvFusion Figs. 6, 7, 9-14 and the ConvFusion §VI-B reductions.
 //
 // ConvFuser costs regular convolutions only: "any non-convolutional layers are evaluated
-// directly by Keras/TensorFlow" (§V-B), and dense and depthwise layers are named as future
-// extensions of the models (§VIII-C). So the view keeps every regular convolution and fuses
-// only along chains of them ("consecutive layers without forks or joins", §V-A1); pooling,
-// element-wise, depthwise and dense layers end a sequence and cost nothing.
+// directly by Keras/TensorFlow" (ConvFusion §V-B), and dense and depthwise layers are named as
+// future extensions of the models (ConvFusion §VIII-C). So the view keeps every regular convolution
+// and fuses only along chains of them ("consecutive layers without forks or joins",
+// ConvFusion §V-A1); pooling, element-wise, depthwise and dense layers end a sequence and cost
+// nothing.
 //
-// The spaces (§VI): 1) Baseline — Code 1's loop order (z, y, x, i), no tiling, any store and
-// compute levels; 2) Tiling & Reorder — divisor tiles, every order and level, no fusion;
-// 3) Goetschalckx — fusion without recompute (weights may also stream here, which only adds
-// points); 4) Fusion & Recomputation — fusion with recompute and weight tiling. The
+// The spaces (ConvFusion §VI): 1) Baseline — ConvFusion Code 1's loop order (z, y, x, i), no
+// tiling, any store and compute levels; 2) Tiling & Reorder — divisor tiles, every order and level,
+// no fusion; 3) Goetschalckx — fusion without recompute (weights may also stream here, which only
+// adds points); 4) Fusion & Recomputation — fusion with recompute and weight tiling. The
 // exploration calls live here, in one place.
 #pragma once
 
@@ -46,13 +47,13 @@ struct CfFront {
     ExploreResult explored;           // empty for the baseline
 };
 
-// The front of one space. `max_depth` bounds fusion, `tiles` the tile set (§VI uses
+// The front of one space. `max_depth` bounds fusion, `tiles` the tile set (ConvFusion §VI uses
 // divisors).
 CfFront exploreSpace(const Network& net, const Hardware& hw, CfSpace space, int max_depth,
                      TileSet tiles, const std::atomic<bool>* cancel);
 
-// The extreme points of §VI-B on the convolution view: every layer alone with all its data
-// loaded once (the least accesses without fusion) and every chain fused with full tiles and
+// The extreme points of ConvFusion §VI-B on the convolution view: every layer alone with all its
+// data loaded once (the least accesses without fusion) and every chain fused with full tiles and
 // resident weights (the least with fusion). Schedules are for `net` itself (groups named
 // after their layers), so they open in the studio.
 struct CfExtremes {

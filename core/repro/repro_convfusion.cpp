@@ -1,7 +1,7 @@
-// ConvFusion (seed 000) reproduced: Table 6, the fronts of the four scheduling spaces
-// (Figs. 6, 7), the §VI-B reductions of fusion over tiling and reordering, and the energy
-// fronts of §VII (Figs. 9-14). See convfusion_spaces.h for the convolution view and the
-// spaces; the numbers the paper prints are quoted in each row.
+// ConvFusion reproduced: ConvFusion Table 6, the fronts of the four scheduling spaces
+// (ConvFusion Figs. 6, 7), the ConvFusion §VI-B reductions of fusion over tiling and reordering,
+// and the energy fronts of ConvFusion §VII (ConvFusion Figs. 9-14). See convfusion_spaces.h for the
+// convolution view and the spaces; the numbers the paper prints are quoted in each row.
 #include "models/energy.h"
 #include "models/evaluate.h"
 #include "network/dims.h"
@@ -18,7 +18,7 @@ namespace {
 
 constexpr Paper kPaper = Paper::convfusion;
 
-// Table 6 as printed: per network, per layer (D_x, D_y, D_i, D_z, D_n, D_m).
+// ConvFusion Table 6 as printed: per network, per layer (D_x, D_y, D_i, D_z, D_n, D_m).
 struct Table6Net {
     const char* name;
     std::vector<std::array<int64_t, 6>> layers;
@@ -168,7 +168,7 @@ PaperReport reproduceConvFusion(const ReproOptions& opt) {
                  .deviation = "a bundled network's dimensions differ from Table 6",
                  .setup = "bundled l2net, l3net, l2net-4k, l3net-4k, l2net-wide, l3net-wide"}));
 
-    // Fig. 6 and the observations of §VI-A.
+    // ConvFusion Fig. 6 and the observations of ConvFusion §VI-A.
     Table6Result claims;
     std::vector<std::pair<std::string, CfFront>> energyFronts;
     std::vector<std::pair<std::string, Network>> energyNets;
@@ -203,7 +203,7 @@ PaperReport reproduceConvFusion(const ReproOptions& opt) {
                  .deviation = "some Baseline point is not dominated by a tiled schedule",
                  .setup = "convfusion-40nm, fronts of Fig. 6"}));
 
-    // §VI-B: the six real-world networks, and Fig. 7.
+    // ConvFusion §VI-B: the six real-world networks, and ConvFusion Fig. 7.
     struct RealNet {
         const char* name;
         const char* fig;
@@ -284,7 +284,7 @@ PaperReport reproduceConvFusion(const ReproOptions& opt) {
                  .setup = "bundled networks, convfusion-40nm, regular convolutions only; extreme "
                           "points (all data loaded once; every chain fused)"}));
 
-    // §VII: energy fronts of L3NetWide and L3Net 4K (Figs. 9, 11, 12).
+    // ConvFusion §VII: energy fronts of L3NetWide and L3Net 4K (ConvFusion Figs. 9, 11, 12).
     for (auto& [name, front] : energyFronts) {
         if (cancelled(opt)) return rep;
         const Network& net = std::find_if(energyNets.begin(), energyNets.end(), [&](auto& n) {
@@ -354,7 +354,7 @@ PaperReport reproduceConvFusion(const ReproOptions& opt) {
         }
     }
 
-    // Fig. 10: access energy of the two SRAM models.
+    // ConvFusion Fig. 10: access energy of the two SRAM models.
     {
         Plot p;
         p.id = "convfusion-fig10-sram";
@@ -375,7 +375,7 @@ PaperReport reproduceConvFusion(const ReproOptions& opt) {
         rep.plots.push_back(std::move(p));
     }
 
-    // Figs. 13-14: VGG16 and DMCNN-VD with banked SRAM and the register file.
+    // ConvFusion Figs. 13-14: VGG16 and DMCNN-VD with banked SRAM and the register file.
     for (auto& [name, front] : realEnergyFronts) {
         if (cancelled(opt)) return rep;
         const Network& view =

@@ -1,8 +1,9 @@
-// Optimus (seed 001) reproduced: Table 5 (operators, candidate groups, DP time measured
-// here beside the paper's), the chain count n(n+1)/2, §7.9's group counts of the final
-// schemes, the §7.4 DRAM reductions against DNNVM and Efficient-S (search/baselines_fusion.h,
-// implemented as §2.2-2.3 describe them), Table 4's reductions against layer-by-layer
-// execution, the accelerator presets (Tables 2-3) and Figs. 14 and 16.
+// Optimus reproduced: Optimus Table 5 (operators, candidate groups, DP time measured
+// here beside the paper's), the chain count n(n+1)/2, Optimus §7.9's group counts of the final
+// schemes, the Optimus §7.4 DRAM reductions against DNNVM and Efficient-S
+// (search/baselines_fusion.h, implemented as Optimus §2.2-2.3 describe them), Optimus Table 4's
+// reductions against layer-by-layer execution, the accelerator presets (Optimus Tables 2-3) and
+// Optimus Figs. 14 and 16.
 #include "models/evaluate.h"
 #include "network/dims.h"
 #include "repro/repro_detail.h"
@@ -24,9 +25,9 @@ struct Table5Row {
     int operators;
     int64_t groups, online_groups;
     double bottom_up_ms;
-    int final_groups; // §7.9
+    int final_groups; // Optimus §7.9
 };
-// Table 5 as printed (bottom-up columns) and §7.9's group counts.
+// Optimus Table 5 as printed (bottom-up columns) and Optimus §7.9's group counts.
 constexpr Table5Row kTable5[] = {{"vgg16", "VGG", 18, 171, 80, 0.48, 8},
                                  {"resnet50", "ResNet50", 52, 3510, 195, 2.73, 31},
                                  {"resnet152", "ResNet152", 154, 24250, 467, 5.01, 99},
@@ -72,7 +73,7 @@ void table5Rows(const ReproOptions& opt, const Hardware& hw, PaperReport& rep) {
         const Network net = bundledNet(t.net);
         OptimusFuserOptions fo;
         fo.fusible = fusibleOf(t.net);
-        fo.prune_hopeless = false; // every candidate group formed, as Table 5 counts them
+        fo.prune_hopeless = false; // every candidate group formed, as Optimus Table 5 counts them
         OptimusFuserResult full = optimusFuse(net, hw, fo);
         for (int k = 0; k < 2; ++k) // the fastest of three runs
             full.seconds = std::min(full.seconds, optimusFuse(net, hw, fo).seconds);
@@ -160,7 +161,7 @@ void table5Rows(const ReproOptions& opt, const Hardware& hw, PaperReport& rep) {
     }
 }
 
-// DRAM accesses of every operator alone under Eq. 3 (Optimus' "w/o Fusion").
+// DRAM accesses of every operator alone under Optimus Eq. 3 (Optimus' "w/o Fusion").
 int64_t withoutFusion(const Network& net, const Hardware& hw) {
     Schedule s = defaultSchedule(net, hw);
     for (FusionGroup& g : s.groups)
@@ -168,7 +169,7 @@ int64_t withoutFusion(const Network& net, const Hardware& hw) {
     return evaluate(net, hw, s).totals.dram_accesses;
 }
 
-// Oracle of §7.5: every weight and the network's inputs and outputs moved once.
+// Oracle of Optimus §7.5: every weight and the network's inputs and outputs moved once.
 int64_t oracle(const Network& net, const Hardware& hw) {
     int64_t weights = 0, io = 0;
     for (LayerId id : net.computeIds()) {
@@ -203,7 +204,7 @@ double reductionPct(int64_t ours, int64_t base) {
 struct Workload {
     const char* net;
     const char* label;
-    double table4_ref7; // Table 4, row [7]
+    double table4_ref7; // Optimus Table 4, row [7]
 };
 constexpr Workload kWorkloads[] = {
     {"alexnet", "AlexNet", 32.43},       {"vgg16", "VGG16", 27.41},
@@ -336,7 +337,7 @@ void bufferCurves(const ReproOptions& opt, const Hardware& hw, PaperReport& rep)
 }
 
 int presetValuesEqual() {
-    // Tables 2 and 3 as printed: PE columns, rows, RF bytes per PE, buffer KB.
+    // Optimus Tables 2 and 3 as printed: PE columns, rows, RF bytes per PE, buffer KB.
     constexpr int table3[8][4] = {{16, 16, 64, 128}, {32, 32, 64, 128}, {16, 16, 64, 256},
                                   {32, 32, 64, 256}, {8, 8, 64, 512},   {16, 16, 64, 512},
                                   {32, 32, 32, 512}, {64, 64, 32, 512}};

@@ -1,7 +1,8 @@
-// Stoutchinin et al. (seed 003) reproduced: the Appendix B layer tables (Tables IV-VI), the
-// §II-A figures of AlexNet's second layer, and §V-C's comparison of the HWC dataflow schedule
-// (Fig. 8) with HWCE's (Fig. 11) under a 1 KB local buffer (up to 14× less traffic, Fig. 10),
-// all with the buffering-level engine of models/stoutchinin.h.
+// Stoutchinin et al. reproduced: the Stoutchinin Appendix B layer tables (Stoutchinin Tables
+// IV-VI), the Stoutchinin §II-A figures of AlexNet's second layer, and Stoutchinin §V-C's
+// comparison of the HWC dataflow schedule (Stoutchinin Fig. 8) with HWCE's (Stoutchinin Fig. 11)
+// under a 1 KB local buffer (up to 14× less traffic, Stoutchinin Fig. 10), all with the
+// buffering-level engine of models/stoutchinin.h.
 #include "models/stoutchinin.h"
 #include "network/dims.h"
 #include "repro/repro_detail.h"
@@ -16,8 +17,8 @@ namespace {
 
 constexpr Paper kPaper = Paper::stoutchinin;
 
-// Appendix B as printed: network, layer, H, E, C, M, kernel rows × columns, stride. H = E = 0
-// where the table leaves them blank (ResNet group 1, second row).
+// Stoutchinin Appendix B as printed: network, layer, H, E, C, M, kernel rows × columns, stride. H =
+// E = 0 where the table leaves them blank (ResNet group 1, second row).
 struct AppBRow {
     const char* net;
     const char* layer;
@@ -102,7 +103,8 @@ struct LayerShape {
     int64_t H = 1, E = 1, C = 1, M = 1, kh = 1, kw = 1, S = 1;
 };
 
-// The bundled layers of Appendix B with the printed values compared (values, equal ones).
+// The bundled layers of Stoutchinin Appendix B with the printed values compared (values, equal
+// ones).
 std::vector<LayerShape> appendixLayers(int& values, int& equal, std::string& differing) {
     std::vector<LayerShape> out;
     values = equal = 0;
@@ -147,8 +149,8 @@ int64_t ceilDiv(int64_t a, int64_t b) {
     return (a + b - 1) / b;
 }
 
-// Fig. 8, innermost first: LFX LSX(jss) LOF(mss) LFY LSY(iss) LIF(C) | LTSX LTSY LTIF LTOF;
-// buffering O at LIF, I at LSY, W at LOF (the loops below the figure's comments).
+// Stoutchinin Fig. 8, innermost first: LFX LSX(jss) LOF(mss) LFY LSY(iss) LIF(C) | LTSX LTSY LTIF
+// LTOF; buffering O at LIF, I at LSY, W at LOF (the loops below the figure's comments).
 StNest hwcNest(const LayerShape& l, int64_t mss, int64_t iss, int64_t jss) {
     StNest n = baseNest(l);
     n.loops = {{StAxis::fx, l.kw, 1, false},
@@ -165,8 +167,8 @@ StNest hwcNest(const LayerShape& l, int64_t mss, int64_t iss, int64_t jss) {
     return n;
 }
 
-// Fig. 11, innermost first: LFX LFY LSX(jss) LSY(iss) LIF(1) LOF(1) | LTSY LTIF LTOF LTSX;
-// buffering I and W at LOF (a one-trip loop: the line buffer), O at LFY.
+// Stoutchinin Fig. 11, innermost first: LFX LFY LSX(jss) LSY(iss) LIF(1) LOF(1) | LTSY LTIF LTOF
+// LTSX; buffering I and W at LOF (a one-trip loop: the line buffer), O at LFY.
 StNest hwceNest(const LayerShape& l, int64_t iss, int64_t jss) {
     StNest n = baseNest(l);
     n.loops = {{StAxis::fx, l.kw, 1, false},
@@ -183,7 +185,7 @@ StNest hwceNest(const LayerShape& l, int64_t iss, int64_t jss) {
     return n;
 }
 
-// §V-C: 8-bit data, partial sums accumulated at 32 bits, a 1 KB local buffer.
+// Stoutchinin §V-C: 8-bit data, partial sums accumulated at 32 bits, a 1 KB local buffer.
 constexpr int64_t kBudget = 1024;
 int64_t bufferBytes(const StCost& c) {
     return c.buffer[size_t(StArray::I)] + c.buffer[size_t(StArray::W)] +
@@ -240,7 +242,8 @@ PaperReport reproduceStoutchinin(const ReproOptions& opt) {
                       "which the bundled layer uses",
          .setup = "bundled stoutchinin-alexnet, -zfnet, -vgg, -inception-v3, -resnet"}));
 
-    // §II-A: AlexNet's second layer (H = 55, E = 27, C = 96, M = 256, R = 5), 1 byte each.
+    // Stoutchinin §II-A: AlexNet's second layer (H = 55, E = 27, C = 96, M = 256, R = 5), 1 byte
+    // each.
     const LayerShape a2 = layers[1];
     StNest canon = baseNest(a2);
     canon.loops = {{StAxis::fx, a2.kw, 1, false}, {StAxis::fy, a2.kh, 1, false},
@@ -280,7 +283,8 @@ PaperReport reproduceStoutchinin(const ReproOptions& opt) {
                  .deviation = "Eq. 3 counts the reloads differently",
                  .setup = "Stoutchinin engine, canonical loop nest (Fig. 2)"}));
 
-    // §V-C, Fig. 10: HWC (Fig. 8) against HWCE (Fig. 11) with 1 KB.
+    // Stoutchinin §V-C, Stoutchinin Fig. 10: HWC (Stoutchinin Fig. 8) against HWCE
+    // (Stoutchinin Fig. 11) with 1 KB.
     Plot p;
     p.id = "stoutchinin-fig10-hwce-over-hwc";
     p.paper = kPaper;
@@ -295,11 +299,11 @@ PaperReport reproduceStoutchinin(const ReproOptions& opt) {
     for (const LayerShape& l : layers) {
         if (cancelled(opt)) return rep;
         const auto mss = sizes(l.M), iss = sizes(l.E);
-        const int64_t simd = std::min<int64_t>(16, l.E); // jss is the SIMD width (§V-B)
+        const int64_t simd = std::min<int64_t>(16, l.E); // jss is the SIMD width (Stoutchinin §V-B)
         const double hwc =
             bestTraffic(mss, iss, [&](int64_t m, int64_t i) { return hwcNest(l, m, i, simd); });
-        // HWCE without software stripes (Fig. 10 leaves out the layers whose line buffer does
-        // not fit): the whole map height and width inside the accelerator.
+        // HWCE without software stripes (Stoutchinin Fig. 10 leaves out the layers whose line
+        // buffer does not fit): the whole map height and width inside the accelerator.
         const double hwce =
             bestTraffic({l.E}, {l.E}, [&](int64_t i, int64_t j) { return hwceNest(l, i, j); });
         p.categories.push_back(l.label);

@@ -1,8 +1,8 @@
-// TSO (seed 002) reproduced: Fig. 1's slicing example (bursts and times), the §VI
+// TSO reproduced: TSO Fig. 1's slicing example (bursts and times), the TSO §VI
 // InceptionV3 5th-convolution tiles (70 vs 176 bursts, the 28 % tile-time reduction), the
-// TSO-burst over TSO-noburst speedups and the fixed TLE/TLT strategies of Table II, and the
-// LOAD+STORE shares of Fig. 6. TSO-noburst's slicing is chosen with the volume model and timed
-// with the burst model: Table II times the code each model generates on the same NMP.
+// TSO-burst over TSO-noburst speedups and the fixed TLE/TLT strategies of TSO Table II, and the
+// LOAD+STORE shares of TSO Fig. 6. TSO-noburst's slicing is chosen with the volume model and timed
+// with the burst model: TSO Table II times the code each model generates on the same NMP.
 #include "models/tso_latency.h"
 #include "network/dims.h"
 #include "repro/repro_detail.h"
@@ -17,14 +17,14 @@ namespace {
 
 constexpr Paper kPaper = Paper::tso;
 
-// Fig. 1: a 128×128 single-channel 16-bit map, 1×1 kernel, sliced into `slices` slices of
+// TSO Fig. 1: a 128×128 single-channel 16-bit map, 1×1 kernel, sliced into `slices` slices of
 // `rows` rows × `width_bytes` bytes. Bursts of loading every slice.
 int64_t fig1Bursts(int64_t slices, int64_t rows, int64_t width_bytes, const Hardware& hw) {
     const Transfer t{TrafficKind::input, 1, 1, rows, width_bytes / 2, 128, 16};
     return slices * burstCount(t, hw.dram.burst_bytes);
 }
 
-// Fig. 1's execution time (µs) on one TLT: load every slice, its 1×1 MACs, store its output.
+// TSO Fig. 1's execution time (µs) on one TLT: load every slice, its 1×1 MACs, store its output.
 double fig1Micros(int64_t slices, int64_t rows, int64_t width_bytes, const Hardware& hw) {
     const int64_t cols = width_bytes / 2;
     const Transfer in{TrafficKind::input, slices, 1, rows, cols, 128, 16};
@@ -34,7 +34,7 @@ double fig1Micros(int64_t slices, int64_t rows, int64_t width_bytes, const Hardw
     return cycles / hw.frequency_mhz;
 }
 
-// Fig. 1's curve: the map cut into columns of `width_bytes`-byte slices (the last column
+// TSO Fig. 1's curve: the map cut into columns of `width_bytes`-byte slices (the last column
 // narrower when the width does not divide the 256-byte rows), each slice holding 8 KB (at
 // most the map's 128 rows), as slicings (b) and (c). Execution time in µs as fig1Micros.
 double fig1CurveMicros(int64_t width_bytes, const Hardware& hw) {
@@ -89,7 +89,7 @@ ModelTimes modelTimes(const Network& net, const Hardware& hw) {
     return m;
 }
 
-// Table II as printed (µs): TSO burst, no burst, fixed KS, KS&OFM, OFM, IS, OS, WS.
+// TSO Table II as printed (µs): TSO burst, no burst, fixed KS, KS&OFM, OFM, IS, OS, WS.
 struct Table2Row {
     const char* net;
     const char* label;
@@ -115,7 +115,7 @@ PaperReport reproduceTso(const ReproOptions& opt) {
     rep.paper = kPaper;
     const Hardware hw = bundledHw("tso-nmp");
 
-    // Fig. 1.
+    // TSO Fig. 1.
     struct Slicing {
         const char* tag;
         int64_t slices, rows, width;
@@ -189,7 +189,7 @@ PaperReport reproduceTso(const ReproOptions& opt) {
     }
     if (cancelled(opt)) return rep;
 
-    // §VI: InceptionV3's 5th convolution.
+    // TSO §VI: InceptionV3's 5th convolution.
     {
         const Network net = bundledNet("inceptionv3");
         const LayerId id = net.find("conv2d_5");
@@ -281,7 +281,7 @@ PaperReport reproduceTso(const ReproOptions& opt) {
                      .setup = setup}));
     }
 
-    // Table II, Figs. 5-6.
+    // TSO Table II, TSO Figs. 5-6.
     Plot speed;
     speed.id = "tso-fig5-speedup";
     speed.paper = kPaper;
@@ -346,7 +346,7 @@ PaperReport reproduceTso(const ReproOptions& opt) {
                                       "MAC width and bandwidth, which the paper does not print",
                          .setup = setupOf(t.net)}));
         }
-        // §VI "Fixed TLE/TLT partitioning": the speedups the text reports.
+        // TSO §VI "Fixed TLE/TLT partitioning": the speedups the text reports.
         struct Fixed {
             const char* net;
             int strategy; // index into t.t

@@ -1,9 +1,9 @@
-// Schedule IR — what the user edits (docs/MODELS.md §2).
+// Schedule IR — what the user edits (docs/models/README.md).
 //
 // Per layer (ConvFusion Table 2): loop order of the four tiled dims {z, y, x, i}, tile
 // sizes, store and compute levels of X, Y, W chosen from {tile, l1, l2, l3, l4} where
-// `tile` is the innermost outer tile loop (one iteration = one whole tile, Code 2 line 5)
-// and l1..l4 are the inner tile loops from outermost to innermost.
+// `tile` is the innermost outer tile loop (one iteration = one whole tile, ConvFusion Code 2 line
+// 5) and l1..l4 are the inner tile loops from outermost to innermost.
 // Per fusion group: its layers, strategy, output tile, weight residency and the hardware
 // partition between its layers (spatial sub-arrays or temporal register-file shares).
 #pragma once
@@ -62,8 +62,8 @@ enum class Strategy : uint8_t { recompute, reuse, optimus };
 const char* toString(Strategy s);
 std::optional<Strategy> strategyFromString(std::string_view s);
 
-// Reuse-buffer model of the `reuse` strategy: HW-Flow-Fusion's (Eq. 8) or the Alwani
-// baseline that also keeps the sequential overlap (Eq. 9).
+// Reuse-buffer model of the `reuse` strategy: HW-Flow-Fusion's (HWFF Eq. 8) or the Alwani
+// baseline that also keeps the sequential overlap (HWFF Eq. 9).
 enum class ReuseModelKind : uint8_t { hwff, alwani };
 
 enum class PartitionKind : uint8_t { temporal, spatial };
@@ -97,7 +97,7 @@ struct FusionGroup {
     Strategy strategy = Strategy::recompute;
     ReuseModelKind reuse_model = ReuseModelKind::hwff;
     // Output tile of the group's last layer for `reuse` and `optimus`; empty = derived
-    // (reuse: the last layer's Ty x Tx; optimus: the Eq. 4 scheduler's maximum t_h).
+    // (reuse: the last layer's Ty x Tx; optimus: the Optimus Eq. 4 scheduler's maximum t_h).
     std::optional<OutputTile> out_tile;
     bool weights_resident = false;
     Partition partition;
@@ -140,7 +140,7 @@ struct Violation {
     std::string message; // the constraint and the values that break it
 };
 
-// Per-layer constraints (ConvFusion §III-C and §2 of MODELS.md): 1 <= T <= D per dim (per
+// Per-layer constraints (ConvFusion §III-C and docs/models/README.md): 1 <= T <= D per dim (per
 // group for grouped convs), CL at or below SL for each array, SL_Y at or below SL_X and SL_W.
 std::vector<Violation> checkLayer(const Network& net, LayerId id, const LayerSchedule& s);
 // Group constraints: non-empty, compute layers only, each layer in one group, weakly

@@ -23,7 +23,7 @@ bool inGroup(const std::vector<LayerId>& m, LayerId v) {
     return std::binary_search(m.begin(), m.end(), v);
 }
 
-// R(l, t) of §2.3 along one axis: the extent of each member's output that a tile of `t`
+// R(l, t) of Optimus §2.3 along one axis: the extent of each member's output that a tile of `t`
 // at the group's outputs needs, R(l−1) = (R(l) − 1)·S + K through the members (clipped to
 // the map: padding is never moved).
 std::vector<int64_t> tileExtents(const Network& net, const std::vector<LayerId>& m, int axis,
@@ -132,7 +132,7 @@ void partitionRuns(const std::vector<LayerId>& order, const PriorCoster& coster,
     res.groups.insert(res.groups.end(), groups.rbegin(), groups.rend());
 }
 
-// DNNVM's barriers (§2.2): operators with several inputs or several consumers.
+// DNNVM's barriers (Optimus §2.2): operators with several inputs or several consumers.
 bool isBarrier(const Network& net, LayerId v) {
     return net.layer(v).inputs.size() > 1 || net.successors(v).size() > 1;
 }
@@ -142,7 +142,7 @@ bool isBarrier(const Network& net, LayerId v) {
 PriorGroupCost priorGroupCost(const Network& net, const Hardware& hw,
                               const std::vector<LayerId>& members, int64_t capacity_bits) {
     PriorGroupCost g;
-    // The smallest tile Optimus' own scheduler allows (Eq. 4: t_h ≥ min(T_h, O_h), line
+    // The smallest tile Optimus' own scheduler allows (Optimus Eq. 4: t_h ≥ min(T_h, O_h), line
     // buffer t_w = O_w): the prior works' cost does not depend on the tile, and any smaller
     // tile would let them fuse groups Optimus' scheduler cannot run.
     int64_t oh = 1, ow = 1;

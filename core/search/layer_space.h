@@ -1,6 +1,6 @@
-// The per-layer schedule space of ConvFusion (seed 000 §III, Table 2) as the searches walk
-// it: loop orders and store/compute levels reduced to their distinct cost structures, and
-// an allocation-free evaluation of the single-layer closed form (§IV-A..D, models/
+// The per-layer schedule space of ConvFusion (ConvFusion §III, ConvFusion Table 2) as the searches
+// walk it: loop orders and store/compute levels reduced to their distinct cost structures, and
+// an allocation-free evaluation of the single-layer closed form (ConvFusion §IV-A..D, models/
 // convfusion.h) for one structure and one tile vector.
 //
 // The closed form depends on the order and the levels only through, per array, the set of
@@ -58,7 +58,7 @@ struct TileValue {
     int64_t window = 1; // input extent of T outputs (x, y only; clipped to the input)
 };
 
-// A layer's dims prepared for fast evaluation (docs/MODELS.md §3). `fused` as in
+// A layer's dims prepared for fast evaluation (docs/models/convfusion.md). `fused` as in
 // convFusionLayer: a producer inside a segment (T_i = D_i, no Y array).
 class FastLayer {
   public:
@@ -138,7 +138,7 @@ class FastLayer {
 
 // Every (structure, tile vector) of one layer, tiles of dims a structure ignores held at D.
 // `visit(structureIndex, z, y, x, i)` returns the layer's own buffer bits; the loops break
-// once that exceeds `budget` — branch and bound on the buffer (MODELS.md §10): every
+// once that exceeds `budget` — branch and bound on the buffer (docs/models/convfusion.md): every
 // buffer term grows with every tile, so a tile vector that does not fit does not fit with
 // any larger tile either. Returns false when `cancel` became true.
 class TileEnumerator {

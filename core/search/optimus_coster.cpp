@@ -128,7 +128,7 @@ int64_t OptimusCoster::window(size_t k, int axis, int64_t r) const {
     return axis == 0 ? d.windowY(r) : d.windowX(r);
 }
 
-// R(l, t) of §5.2 along one axis (0 = height, 1 = width): R(n, t) = t at the group's
+// R(l, t) of Optimus §5.2 along one axis (0 = height, 1 = width): R(n, t) = t at the group's
 // outputs, R(l−1, t) = R(l, t)·S + K − S, clipped to the real maps.
 void OptimusCoster::extents(int axis, int64_t t, std::vector<int64_t>& r) const {
     const size_t n = m_->size();
@@ -155,7 +155,7 @@ void OptimusCoster::outsideExtents(int axis, const std::vector<int64_t>& r,
         e[size_t(o)] = std::max(e[size_t(o)], window(size_t(k), axis, r[size_t(k)]));
 }
 
-// Alg. 2: ISOA decision at t_h · t_w = 1 · 1, then the Eq. 4 channel tiles t_c(l).
+// Optimus Alg. 2: ISOA decision at t_h · t_w = 1 · 1, then the Optimus Eq. 4 channel tiles t_c(l).
 void OptimusCoster::isoa() {
     const size_t n = m_->size();
     extents(0, 1, rh_);
@@ -182,7 +182,7 @@ void OptimusCoster::isoa() {
     }
 }
 
-// Eq. 4 left-hand side at t_h (rw_ and ew_ hold the width extents): every outside tensor
+// Optimus Eq. 4 left-hand side at t_h (rw_ and ew_ hold the width extents): every outside tensor
 // once with all its channels and the largest window read of it, then every operator's
 // output.
 int64_t OptimusCoster::fmap(int64_t th) {
@@ -220,14 +220,14 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
     // hopeless.
     c.lower_bound_bits = fLo > cap_ ? lowerBound() * abits_ : 0;
     if (fLo > cap_) {
-        c.feasible = false; // Eq. 4 has no solution; optimusPlan keeps t_h = lo
+        c.feasible = false; // Optimus Eq. 4 has no solution; optimusPlan keeps t_h = lo
         c.memory_cost = ifmap + ofmap + ceilDiv(oh, lo) * weights;
     } else if (fLo + weights * wbits_ <= cap_) {
         c.weights_resident =
-            true; // resident at the largest t_h that fits: Eq. 3 with Σ|param| once
+            true; // resident at the largest t_h that fits: Optimus Eq. 3 with Σ|param| once
         c.memory_cost = ifmap + ofmap + weights;
     } else {
-        // Streamed weights: the largest t_h meeting Eq. 4 sets the number of sub-groups.
+        // Streamed weights: the largest t_h meeting Optimus Eq. 4 sets the number of sub-groups.
         int64_t a = lo, b = oh;
         while (a < b) {
             const int64_t mid = a + (b - a + 1) / 2;
@@ -236,7 +236,7 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
             else
                 b = mid - 1;
         }
-        c.memory_cost = ifmap + ofmap + ceilDiv(oh, a) * weights; // Eq. 3
+        c.memory_cost = ifmap + ofmap + ceilDiv(oh, a) * weights; // Optimus Eq. 3
     }
     end();
     return c;
@@ -244,7 +244,7 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
 
 // The operators' fmap terms at the current extents (rh_, rw_) for the least favourable
 // ISOA decisions a larger group can impose. Adding upstream operators changes nothing
-// below them but the "forced off" flags of the members fed from outside (Alg. 2 L5), so
+// below them but the "forced off" flags of the members fed from outside (Optimus Alg. 2 L5), so
 // the minimum over those flags bounds every group that holds this one.
 int64_t OptimusCoster::lowerBound() {
     const auto& m = *m_;

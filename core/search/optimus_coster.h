@@ -1,12 +1,12 @@
-// Eq. 3 memory cost of one operator group with the Eq. 4 scheduler and the Alg. 2 ISOA
-// decision — Cai et al., "Optimus" (seed 001) §5; docs/MODELS.md §7.2-7.3 — computed the
-// way lf::optimusPlan (models/optimus.h) computes it, for the thousands of candidate
+// Optimus Eq. 3 memory cost of one operator group with the Optimus Eq. 4 scheduler and the
+// Optimus Alg. 2 ISOA decision — Cai et al., "Optimus" Optimus §5; docs/models/optimus.md —
+// computed the way lf::optimusPlan (models/optimus.h) computes it, for the thousands of candidate
 // groups of the DP fuser: the network is copied into flat arrays once, and a group needs
 // no allocation once the scratch has grown.
 //
 // Only the cost is needed, not the tile, which saves most of the t_h search: when the
 // fmaps of the smallest tile fit together with all weights the weights are resident and
-// Eq. 3 is |ifmap| + |ofmap| + Σ|param| whatever t_h is (optimusPlan chooses residency
+// Optimus Eq. 3 is |ifmap| + |ofmap| + Σ|param| whatever t_h is (optimusPlan chooses residency
 // whenever it is possible); the search for the largest t_h runs only when they do not.
 #pragma once
 
@@ -25,10 +25,10 @@ class OptimusCoster {
     OptimusCoster(const Network& net, const Hardware& hw, int64_t capacity_bits);
 
     struct Cost {
-        int64_t memory_cost = 0; // Eq. 3, elements
-        bool feasible = true;    // Eq. 4 has a solution
+        int64_t memory_cost = 0; // Optimus Eq. 3, elements
+        bool feasible = true;    // Optimus Eq. 4 has a solution
         bool weights_resident = false;
-        // For an infeasible group: Eq. 4's operator fmaps at the smallest tile under the
+        // For an infeasible group: Optimus Eq. 4's operator fmaps at the smallest tile under the
         // least favourable ISOA flags, in bits — no group that holds this one needs less
         // (its operators keep their extents and their tile range starts no lower). 0 when
         // the group is feasible.
@@ -36,7 +36,8 @@ class OptimusCoster {
     };
     // `members` sorted ascending.
     Cost cost(const std::vector<LayerId>& members);
-    // Eq. 4 left-hand side (elements) at a fixed output tile, as Alg. 3 line 4 uses it.
+    // Optimus Eq. 4 left-hand side (elements) at a fixed output tile, as Optimus Alg. 3 line 4 uses
+    // it.
     int64_t fmapAt(const std::vector<LayerId>& members, int64_t t_h, int64_t t_w);
 
   private:

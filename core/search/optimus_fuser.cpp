@@ -95,7 +95,7 @@ class Memo {
     std::vector<int32_t> slots_;
 };
 
-// Eq. 2 over the group space with memoized sub-problems.
+// Optimus Eq. 2 over the group space with memoized sub-problems.
 class Solver {
   public:
     // `vertices`: the most sub-problems one path of the recursion can nest.
@@ -293,8 +293,9 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
             return c;
         }
         if (opt.cost == FuserCost::optimus || opt.strategy == Strategy::optimus) {
-            // Eq. 4 decides feasibility (an Optimus group that has no Eq. 4 solution does not
-            // fit: its fmaps at the smallest tile exceed the buffer) and the bound.
+            // Optimus Eq. 4 decides feasibility (an Optimus group that has no Optimus Eq. 4
+            // solution does not fit: its fmaps at the smallest tile exceed the buffer) and the
+            // bound.
             const OptimusCoster::Cost oc = (thread == 0 ? coster : coster2).cost(members);
             c.hopeless = oc.lower_bound_bits > capBits;
             if (!oc.feasible && members.size() > 1) return c;
@@ -315,8 +316,8 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     };
     rules.prune_hopeless = opt.prune_hopeless;
     // A second thread pays off only when the group space is large, i.e. with wide fan-outs
-    // (2^max|succ| groups per vertex, §4.4); for chains and residual nets its start-up costs
-    // more than it saves.
+    // (2^max|succ| groups per vertex, Optimus §4.4); for chains and residual nets its start-up
+    // costs more than it saves.
     if (opt.threads > 0) {
         rules.threads = opt.threads;
     } else {
@@ -411,7 +412,7 @@ OptimusLookupTable buildOptimusLookupTable(const Network& net, const Hardware& h
     OptimusCoster coster(net, hw, INT64_MAX);
     OptimusLookupTable t;
     std::vector<char> in(size_t(net.size()), 0);
-    auto classify = [&](const std::vector<LayerId>& members, int) { // Alg. 3 lines 2-6
+    auto classify = [&](const std::vector<LayerId>& members, int) { // Optimus Alg. 3 lines 2-6
         OptimusGroupClass c;
         if (!hasCompute(net, members)) return c;
         for (LayerId v : members)

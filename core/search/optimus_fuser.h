@@ -1,14 +1,14 @@
 // Optimus DP fuser — Cai et al., "Optimus: An Operator Fusion Framework for Deep Neural
-// Networks", ACM TECS 2022 (seed 001): Alg. 1 (bottom-up DP over the DAG in reverse
-// topological order with ISValid), §6 on-line variant (fan-out all-or-none rule, group size
-// limit from the Alg. 3 look-up table); docs/MODELS.md §7.4.
+// Networks", ACM TECS 2022: Optimus Alg. 1 (bottom-up DP over the DAG in reverse
+// topological order with ISValid), Optimus §6 on-line variant (fan-out all-or-none rule, group size
+// limit from the Optimus Alg. 3 look-up table); docs/models/optimus.md.
 //
-// Eq. 2: cost(V) = min over groups G holding the first vertex u of V of
+// Optimus Eq. 2: cost(V) = min over groups G holding the first vertex u of V of
 // cost(V − G) + MemoryCost(G). Sub-problems are memoized by their vertex set (a bitset);
 // on a chain they are the suffixes and the candidate groups the n(n+1)/2 runs. The groups
 // are those of search/optimus_groups.h: every weakly connected, cycle-free group (each
 // costed once, when a sub-problem first needs it), so the result is the optimum over all
-// partitions of the network into valid groups (MODELS.md §7.1).
+// partitions of the network into valid groups (docs/models/optimus.md).
 //
 // Which layers are operators: by default every compute layer (conv, fc, pool, global pool,
 // element-wise, resize); `fusible` narrows it (Optimus Table 5 counts VGG's 13 conv and 5
@@ -28,11 +28,13 @@
 namespace lf {
 
 enum class FuserCost : uint8_t {
-    optimus,  // Eq. 3 with the Eq. 4 scheduler (capacity = the buffer); Eq. 4 infeasible = invalid
+    // Optimus Eq. 3 with the Optimus Eq. 4 scheduler (capacity = the buffer); a group without an
+    // Optimus Eq. 4 solution is invalid.
+    optimus,
     evaluate, // the objective of evaluate's group pipeline; a group that does not fit = invalid
 };
 
-// Alg. 3: memo[n] = min over candidate groups of n vertices of Eq. 4's fmap term at
+// Optimus Alg. 3: memo[n] = min over candidate groups of n vertices of Optimus Eq. 4's fmap term at
 // t_h = ⌈O_h/4⌉, t_w = ⌈O_w/4⌉, in bits (activations at act_bits).
 struct OptimusLookupTable {
     std::vector<int64_t> memo_bits; // index n − 1; INT64_MAX when no group has n vertices
@@ -43,17 +45,17 @@ struct OptimusLookupTable {
 
 struct OptimusFuserOptions {
     FuserCost cost = FuserCost::optimus;
-    Objective objective = Objective::dram;     // FuserCost::evaluate (edp: see optimusFuse)
-    Strategy strategy = Strategy::optimus;     // of the result's groups (and of evaluate costs)
-    int64_t capacity_bytes = -1;               // < 0: the hardware's buffer
-    bool online = false;                       // §6 variant
-    int max_group_size = 0;                    // > 0: an explicit limit (on-line: else Alg. 3)
-    std::vector<LayerType> fusible;            // empty: every compute layer
+    Objective objective = Objective::dram; // FuserCost::evaluate (edp: see optimusFuse)
+    Strategy strategy = Strategy::optimus; // of the result's groups (and of evaluate costs)
+    int64_t capacity_bytes = -1;           // < 0: the hardware's buffer
+    bool online = false;                   // Optimus §6 variant
+    int max_group_size = 0;                // > 0: an explicit limit (on-line: else Optimus Alg. 3)
+    std::vector<LayerType> fusible;        // empty: every compute layer
     const OptimusLookupTable* table = nullptr; // on-line: a pre-built table (else built)
     // Do not grow groups whose operators' fmaps at the smallest tile already exceed the
-    // buffer (every group holding them is invalid under Eq. 4): the scheme is the same, the
+    // buffer (every group holding them is invalid under Optimus Eq. 4): the scheme is the same, the
     // groups formed are fewer. Off, every candidate group is formed and counted as the
-    // paper counts them (Table 5). Only FuserCost::optimus has such a bound.
+    // paper counts them (Optimus Table 5). Only FuserCost::optimus has such a bound.
     bool prune_hopeless = true;
     int threads = 0; // threads costing candidate groups (0: two for wide fan-outs, else one);
                      // the result does not depend on it
@@ -61,8 +63,9 @@ struct OptimusFuserOptions {
 
 struct OptimusFuserResult {
     std::vector<std::vector<LayerId>> groups; // the scheme, groups in topological order
-    double cost = 0;                          // Σ group cost (elements for Eq. 3)
-    int64_t groups_evaluated = 0;    // candidate groups formed and costed (Table 5 "#groups")
+    double cost = 0;                          // Σ group cost (elements for Optimus Eq. 3)
+    // Candidate groups formed and costed (Optimus Table 5 "#groups").
+    int64_t groups_evaluated = 0;
     int64_t candidate_groups = 0;    // the same (kept for callers that name it so)
     int64_t classified_by_bound = 0; // of those, found invalid by a hopeless part without costing
     int operators = 0;               // vertices of the DP (operators and concat joiners)

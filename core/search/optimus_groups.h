@@ -1,11 +1,11 @@
-// Candidate operator groups of the Optimus DP fuser — Cai et al., "Optimus" (seed 001)
-// §4.2-4.3 (Alg. 1: groups grown in reverse topological order, ISValid) and the on-line
-// rules of §6; docs/MODELS.md §7.
+// Candidate operator groups of the Optimus DP fuser — Cai et al., "Optimus"
+// Optimus §4.2-4.3 (Optimus Alg. 1: groups grown in reverse topological order, ISValid) and the
+// on-line rules of Optimus §6; docs/models/optimus.md.
 //
 // Every vertex u, visited in reverse topological order, forms the group {u} and the
 // groups u + C1 + … + Ck where the Ci are already formed groups that each hold a
 // successor of u and touch no other Cj (so they are exactly the components of the group
-// without u) — the "combination choices for each multi-output vertex" of §4.2. A group is
+// without u) — the "combination choices for each multi-output vertex" of Optimus §4.2. A group is
 // kept when it is cycle-free (ISValid: no path leaves it and re-enters), which bitsets of
 // descendants and ancestors answer in a few word operations. This forms every weakly
 // connected, cycle-free group exactly once: removing the first vertex u of such a group
@@ -13,7 +13,7 @@
 // cannot become so by adding components.
 //
 // Each group is classified when it is formed (its cost, or invalid). A classifier may
-// also call a group hopeless: then every group that holds it is invalid too (for Eq. 4:
+// also call a group hopeless: then every group that holds it is invalid too (for Optimus Eq. 4:
 // the fmaps its operators need at their smallest tile already exceed the buffer, and
 // adding upstream operators never shrinks those). With pruning on, hopeless groups are
 // not grown further; otherwise their supersets are formed and classified invalid at once.
@@ -30,10 +30,11 @@ namespace lf {
 
 struct OptimusGroupRules {
     std::vector<char> vertex;         // by LayerId: may be in a group (fusible compute or concat)
-    bool fan_out_all_or_none = false; // §6 on-line rule
-    int max_size = 0;                 // > 0: groups of at most this many vertices (§6, Alg. 3)
-    bool prune_hopeless = true;       // do not grow hopeless groups
-    int threads = 1;                  // classify the groups of each vertex on this many threads
+    bool fan_out_all_or_none = false; // Optimus §6 on-line rule
+    // > 0: groups of at most this many vertices (Optimus §6, Optimus Alg. 3).
+    int max_size = 0;
+    bool prune_hopeless = true; // do not grow hopeless groups
+    int threads = 1;            // classify the groups of each vertex on this many threads
 };
 
 struct OptimusGroupClass {

@@ -128,7 +128,7 @@ SegmentFront searchSegmentByModel(const Network& net, const Hardware& hw,
     const auto hs = tileCandidates(lastLayer.out.h, opt.tiles);
     const auto ws = tileCandidates(lastLayer.out.w, opt.tiles);
     if (strategy == Strategy::optimus) {
-        // Eq. 4 line buffer: t_w = O_w; the search varies t_h and the weight residency.
+        // Optimus Eq. 4 line buffer: t_w = O_w; the search varies t_h and the weight residency.
         for (int64_t h : hs)
             for (bool resident : {false, true}) {
                 if (stop()) return front;
@@ -136,7 +136,7 @@ SegmentFront searchSegmentByModel(const Network& net, const Hardware& hw,
             }
         evaluateOne(std::nullopt, false); // the scheduler's own choice
     } else if (chain.size() == 1 && ld.weights) {
-        // A single layer under Eqs. 1-3: output tile and channel tiles.
+        // A single layer under HWFF Eq. 1-3: output tile and channel tiles.
         LayerSchedule& ls = sched.layers[size_t(last)];
         for (int64_t tz : tileCandidates(ld.DzPerGroup(), opt.tiles))
             for (int64_t ti : tileCandidates(ld.DiPerGroup(), opt.tiles)) {

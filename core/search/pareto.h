@@ -1,4 +1,4 @@
-// Network-level design-space exploration — ConvFusion (seed 000) §V-A; docs/MODELS.md §10.
+// Network-level design-space exploration — ConvFusion §V-A; docs/models/convfusion.md.
 //
 //  1. Sequences: maximal fork/join-free chains of compute layers (lf::sequences); a layer
 //     at a fork or join is a sequence of its own.
@@ -6,7 +6,7 @@
 //     segment, costed by its strategy's model and reduced to its Pareto front on (DRAM
 //     accesses, buffer, MACs) (search/segment_search.h for the recompute strategy).
 //  3. Partitioning: the segments that cover a sequence are combined — accesses and MACs
-//     add, the buffer is the largest segment's (§IV-F) — and Pareto-filtered after each
+//     add, the buffer is the largest segment's (ConvFusion §IV-F) — and Pareto-filtered after each
 //     step; filtering first loses nothing because sum and max are monotone.
 //  4. Network: the sequences' fronts are combined by the same rules into the network front.
 //

@@ -16,7 +16,7 @@ namespace lf {
 
 namespace {
 
-// What a consumer demands of its producer (§IV-E): the tile extents and, for a grouped
+// What a consumer demands of its producer (ConvFusion §IV-E): the tile extents and, for a grouped
 // producer, the number of its groups the tile spans (0 otherwise).
 struct Demand {
     int64_t x = 0, y = 0, groups = 0;
@@ -155,7 +155,7 @@ class Buckets {
     bool hasLast_ = false;
 };
 
-// §IV-E substitution (models/convfusion_segment.cpp): the producer's output becomes the
+// ConvFusion §IV-E substitution (models/convfusion_segment.cpp): the producer's output becomes the
 // demanded tile; a grouped producer keeps whole groups.
 LayerDims substitute(const LayerDims& d, const Demand& dem) {
     LayerDims s = d;

@@ -1,6 +1,6 @@
-// Pareto front of one fused segment under ConvFusion's recompute chaining — seed 000
-// §V-A step 2 ("each of these segments is evaluated individually, yielding a vector of
-// schedules") with the segment model of §IV-E (models/convfusion_segment.h).
+// Pareto front of one fused segment under ConvFusion's recompute chaining —
+// ConvFusion §V-A step 2 ("each of these segments is evaluated individually, yielding a vector of
+// schedules") with the segment model of ConvFusion §IV-E (models/convfusion_segment.h).
 //
 // A segment L1 → … → Ln is costed from Ln up: Ln with its real dims, each producer Lk with
 // its output replaced by the X tile Lk+1 demands and run P_k times. What a consumer
@@ -32,7 +32,8 @@ struct SegmentSearchOptions {
     LevelSpace levels = LevelSpace::sound;
     bool allow_recompute = true;      // false: drop schedules that recompute any MAC
     bool try_resident_weights = true; // also search the variant with all weights on chip
-    int64_t max_buffer_bits = 0;      // > 0: branch and bound on the buffer (MODELS.md §10)
+    // > 0: branch and bound on the buffer (docs/models/convfusion.md).
+    int64_t max_buffer_bits = 0;
 };
 
 // One Pareto point of a segment, with the schedules that rebuild it. Counts are those

@@ -6,6 +6,7 @@
 #include "models/tso_latency.h"
 #include "network/dims.h"
 #include "search/layer_space.h"
+#include "search/objective.h"
 #include "search/pareto.h"
 #include "search/segment_search.h"
 #include "util/checked.h"
@@ -17,20 +18,11 @@
 namespace lf {
 
 double groupObjectiveValue(const detail::GroupEval& ev, const Hardware& hw, Objective o) {
-    switch (o) {
-    case Objective::dram:
-        return double(ev.gm.dram.total());
-    case Objective::latency:
-        return double(ev.gm.latency_cycles);
-    case Objective::energy:
-    case Objective::edp: {
-        double e = 0;
+    double e = 0;
+    if (objectiveNeedsEnergy(o))
         for (const EnergyCounts& c : ev.counts)
             e += energyOf(c, hw, double(ev.buffer_bits)).total();
-        return o == Objective::energy ? e : e * double(ev.gm.latency_cycles);
-    }
-    }
-    return 0;
+    return objectiveValue(o, double(ev.gm.dram.total()), e, double(ev.gm.latency_cycles));
 }
 
 // --- SingleLayerCoster ---------------------------------------------------------------------
@@ -108,7 +100,7 @@ SingleLayerCoster::Figures SingleLayerCoster::figures(const CfLayerCost& c,
         t.tn = T[size_t(Dim::i)];
         t.tr = ty;
         t.tc = tx;
-        // The PE array holds every core's MAC units (models/evaluate.cpp, seed 002 Eq. 7).
+        // The PE array holds every core's MAC units (models/evaluate.cpp, TSO Eq. 7).
         const int cores = hw_.cores->tle * hw_.cores->tlt;
         const int64_t perCore = std::max<int64_t>(1, int64_t(hw_.pe_array.macs_per_pe_per_cycle) *
                                                          hw_.peCount() / cores);
@@ -128,17 +120,7 @@ SingleLayerCoster::Figures SingleLayerCoster::figures(const CfLayerCost& c,
 }
 
 double SingleLayerCoster::objective(const Figures& f, Objective o) const {
-    switch (o) {
-    case Objective::dram:
-        return double(f.dram);
-    case Objective::energy:
-        return f.energy_pj;
-    case Objective::latency:
-        return double(f.latency_cycles);
-    case Objective::edp:
-        return f.energy_pj * double(f.latency_cycles);
-    }
-    return 0;
+    return objectiveValue(o, double(f.dram), f.energy_pj, double(f.latency_cycles));
 }
 
 // --- single layer --------------------------------------------------------------------------
@@ -173,7 +155,7 @@ LayerTileResult optimizeLayerTiles(const Network& net, const Hardware& hw, Layer
             bestBits = f.buffer_bits;
             res.schedule = list[si].schedule(T);
             res.dram_accesses = f.dram;
-            res.buffer_bytes = (f.buffer_bits + 7) / 8;
+            res.buffer_bytes = bitsToBytes(f.buffer_bits);
             res.fits = true;
         }
         return f.buffer_bits;
@@ -186,7 +168,7 @@ LayerTileResult optimizeLayerTiles(const Network& net, const Hardware& hw, Layer
         const CfLayerCost c = convFusionLayer(d, smallest, false);
         const auto f = coster.figures(c, effectiveTiles(d, smallest, false), smallest.order, true);
         res.dram_accesses = f.dram;
-        res.buffer_bytes = (f.buffer_bits + 7) / 8;
+        res.buffer_bytes = bitsToBytes(f.buffer_bits);
         best = coster.objective(f, opt.objective);
     }
     res.objective = best;

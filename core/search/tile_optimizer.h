@@ -1,6 +1,6 @@
 // Tile optimizer — for a layer or a fusion group, the tiles, loop order and store/compute
-// levels (ConvFusion Table 2, seed 000 §III) that minimize an objective under the buffer
-// capacity, with branch and bound on the capacity (docs/MODELS.md §10).
+// levels (ConvFusion Table 2, ConvFusion §III) that minimize an objective under the buffer
+// capacity, with branch and bound on the capacity (docs/models/convfusion.md).
 //
 // A single layer (a group of one, recompute strategy, weights streamed) is searched
 // exhaustively over its tile set × 24 orders × the level space: every structure and tile

@@ -45,7 +45,7 @@ TsoLayerChoice tsoSlicingTime(const TsoConv& conv, const Hardware& hw, TlePartit
     const int tle = tleCount(hw), tlt = tltCount(hw);
     c.slice = tleSlicing(p, conv, tle);
     const int64_t K2 = conv.K * conv.K;
-    if (hw.cores) { // Eq. 2, with WS's W tile holding every channel of its filters
+    if (hw.cores) { // TSO Eq. 2, with WS's W tile holding every channel of its filters
         const auto& mb = hw.cores->mb_bytes;
         const int64_t bytes = (hw.precision.act_bits + 7) / 8;
         const int64_t wbytes = (hw.precision.weight_bits + 7) / 8;
@@ -54,9 +54,9 @@ TsoLayerChoice tsoSlicingTime(const TsoConv& conv, const Hardware& hw, TlePartit
                  t.tn * tsoTileH(conv, t.tr) * tsoTileL(conv, t.tc) * bytes <= mb[0] &&
                  wTile <= mb[1] && t.tm * t.tr * t.tc * bytes <= mb[2];
     }
-    const TsoAlphas a = tsoTransferCounts(q, conv, c.slice, t, tle);     // Eqs. 3-5
-    c.mac_cycles = tsoMacCycles(conv, t, tsoMacsPerCore(hw), tle * tlt); // Eqs. 7-8
-    // Eq. 9 with Alg. 4 per tile (WS's W tile holds every channel).
+    const TsoAlphas a = tsoTransferCounts(q, conv, c.slice, t, tle);     // TSO Eq. 3-5
+    c.mac_cycles = tsoMacCycles(conv, t, tsoMacsPerCore(hw), tle * tlt); // TSO Eq. 7-8
+    // TSO Eq. 9 with TSO Alg. 4 per tile (WS's W tile holds every channel).
     const Transfer in{
         TrafficKind::input,   a.in, t.tn, tsoTileH(conv, t.tr), tsoTileL(conv, t.tc), conv.L,
         hw.precision.act_bits};
@@ -65,7 +65,7 @@ TsoLayerChoice tsoSlicingTime(const TsoConv& conv, const Hardware& hw, TlePartit
     const Transfer out{TrafficKind::output, a.out, t.tm, t.tr, t.tc, conv.C, hw.precision.act_bits};
     c.dram_cycles = transferCycles(in, hw, burst_aware) + transferCycles(w, hw, burst_aware) +
                     transferCycles(out, hw, burst_aware);
-    c.time_cycles = c.mac_cycles + c.dram_cycles; // Eq. 6
+    c.time_cycles = c.mac_cycles + c.dram_cycles; // TSO Eq. 6
     return c;
 }
 
@@ -96,18 +96,18 @@ TsoLayerChoice tsoBestSlicing(const TsoConv& conv, const Hardware& hw,
     }();
     const auto tns = breakpoints(conv.N, conv.N, conv.N, opt.exhaustive);
     for (TlePartition p :
-         {TlePartition::ks, TlePartition::ks_ofm, TlePartition::ofm}) { // Alg. 1 line 6
+         {TlePartition::ks, TlePartition::ks_ofm, TlePartition::ofm}) { // TSO Alg. 1 line 6
         if (opt.partition && *opt.partition != p) continue;
         const TleSlice slice = tleSlicing(p, conv, tle);   // line 8
         const int64_t share = ceilDiv(slice.filters, tlt); // filters of one TLT (GETFILTERS)
         const auto trs = breakpoints(slice.rows, slice.rows, conv.R, opt.exhaustive);
         for (TltSchedule q : {TltSchedule::is, TltSchedule::os, TltSchedule::ws}) { // line 10
             if (opt.schedule && *opt.schedule != q) continue;
-            for (int64_t tr : trs)           // Alg. 3 line 4
+            for (int64_t tr : trs)           // TSO Alg. 3 line 4
                 for (int64_t tc : tcs)       // line 5
                     for (int64_t tn : tns) { // line 6
                         ++best.evaluated;
-                        // Line 7, GETFILTERS with the fit of Eq. 2.
+                        // Line 7, GETFILTERS with the fit of TSO Eq. 2.
                         const int64_t inBytes =
                             tn * tsoTileH(conv, tr) * tsoTileL(conv, tc) * bytes;
                         if (inBytes > mb0) continue;
@@ -122,11 +122,11 @@ TsoLayerChoice tsoBestSlicing(const TsoConv& conv, const Hardware& hw,
                         const TsoLayerChoice c =
                             tsoSlicingTime(conv, hw, p, q, {tm, tn, tr, tc}, opt.burst_aware);
                         const double time = c.time_cycles;
-                        if (time < best.time_cycles) { // Alg. 3 line 12, Alg. 1 line 13
+                        if (time < best.time_cycles) { // TSO Alg. 3 line 12, TSO Alg. 1 line 13
                             const int64_t evaluated = best.evaluated;
                             best = c;
                             best.evaluated = evaluated;
-                            best.fits = true; // the checks above are Eq. 2
+                            best.fits = true; // the checks above are TSO Eq. 2
                         }
                     }
         }

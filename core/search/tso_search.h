@@ -1,16 +1,16 @@
 // TSO slicing search — Sousa et al., "Efficient Tensor Slicing for Multicore NPUs using
-// Memory Burst Modeling" (seed 002) Algs. 1-3 with the tile fit of Eq. 2, the transfer
-// counts of Eqs. 3-5, MAC time (Eqs. 7-8) and burst-aware DRAM time (Alg. 4, Eq. 9);
-// docs/MODELS.md §8. For every conv of a network on a multicore preset (hardware with
-// `cores`), the best of KS | KS&OFM | OFM (Alg. 2) × IS | OS | WS (§IV-D) and its tile.
+// Memory Burst Modeling" TSO Alg. 1-3 with the tile fit of TSO Eq. 2, the transfer
+// counts of TSO Eq. 3-5, MAC time (TSO Eq. 7-8) and burst-aware DRAM time (TSO Alg. 4, TSO Eq. 9);
+// docs/models/tso.md. For every conv of a network on a multicore preset (hardware with
+// `cores`), the best of KS | KS&OFM | OFM (TSO Alg. 2) × IS | OS | WS (TSO §IV-D) and its tile.
 //
-// Alg. 3's triple loop over T_R, T_C, T_N is exact on a reduced set: among tile sizes that
+// TSO Alg. 3's triple loop over T_R, T_C, T_N is exact on a reduced set: among tile sizes that
 // give the same tile counts (⌈TLE_R/T_R⌉ and ⌈R/T_R⌉, ⌈C/T_C⌉, ⌈N/T_N⌉) the smallest has
 // the same transfer counts and MAC tiles with smaller boxes, so no larger one is faster —
 // except where a box starts to span full rows (fewer bursts): the T_C whose input columns
-// reach the whole row width is kept too. T_M is Alg. 3's GETFILTERS: the most filters of
+// reach the whole row width is kept too. T_M is TSO Alg. 3's GETFILTERS: the most filters of
 // the TLT's share that fit MB1 and MB2 (IS needs all of them: its W tile holds every
-// filter of the TLT), spread evenly. T_CONV = T_MAC + T_DRAM (Eq. 6; T_SW is not modelled).
+// filter of the TLT), spread evenly. T_CONV = T_MAC + T_DRAM (TSO Eq. 6; T_SW is not modelled).
 #pragma once
 
 #include "hardware/hardware.h"
@@ -26,9 +26,9 @@ namespace lf {
 
 struct TsoSearchOptions {
     bool burst_aware = true; // TSO-burst (else TSO-noburst)
-    bool exhaustive = false; // Alg. 3's full loops (every T_R, T_C, T_N) — for checking
+    bool exhaustive = false; // TSO Alg. 3's full loops (every T_R, T_C, T_N) — for checking
     // A fixed TLE partitioning or TLT schedule for every conv (TSO §VI "Fixed TLE/TLT
-    // partitioning"); unset: Alg. 1 tries all three.
+    // partitioning"); unset: TSO Alg. 1 tries all three.
     std::optional<TlePartition> partition;
     std::optional<TltSchedule> schedule;
 };
@@ -40,8 +40,8 @@ struct TsoLayerChoice {
     TleSlice slice;
     TsoTile tile;
     double mac_cycles = 0, dram_cycles = 0;
-    double time_cycles = 0; // Eq. 6: T_MAC + T_DRAM
-    bool fits = false;      // some tile meets Eq. 2
+    double time_cycles = 0; // TSO Eq. 6: T_MAC + T_DRAM
+    bool fits = false;      // some tile meets TSO Eq. 2
     int64_t evaluated = 0;  // tiles costed
 };
 
@@ -53,20 +53,20 @@ struct TsoSearchResult {
     bool cancelled = false;
 };
 
-// #MACs of one TLT core (Eq. 7): the PE array's MACs shared by the TLE × TLT cores (the NMP
+// #MACs of one TLT core (TSO Eq. 7): the PE array's MACs shared by the TLE × TLT cores (the NMP
 // preset describes its 32 cores as a 8 × 4 array of 6-MAC units), as models/evaluate.cpp.
 int64_t tsoMacsPerCore(const Hardware& hw);
 
-// The time of one slicing (Eq. 6: T_MAC of Eqs. 7-8 + T_DRAM of Eq. 9 with Alg. 4 under the
-// burst or the no-burst model), as the search costs it. `fits` is false when the tile breaks
-// Eq. 2. A slicing chosen under one DRAM model can be timed under the other.
+// The time of one slicing (TSO Eq. 6: T_MAC of TSO Eq. 7-8 + T_DRAM of TSO Eq. 9 with TSO Alg. 4
+// under the burst or the no-burst model), as the search costs it. `fits` is false when the tile
+// breaks TSO Eq. 2. A slicing chosen under one DRAM model can be timed under the other.
 TsoLayerChoice tsoSlicingTime(const TsoConv& conv, const Hardware& hw, TlePartition p,
                               TltSchedule q, const TsoTile& tile, bool burst_aware);
 
-// Alg. 1 for one conv.
+// TSO Alg. 1 for one conv.
 TsoLayerChoice tsoBestSlicing(const TsoConv& conv, const Hardware& hw, const TsoSearchOptions& opt);
 
-// Alg. 1 for every conv and fc layer of a network. Empty when the hardware has no `cores`.
+// TSO Alg. 1 for every conv and fc layer of a network. Empty when the hardware has no `cores`.
 TsoSearchResult tsoSearch(const Network& net, const Hardware& hw, const TsoSearchOptions& opt = {},
                           const SearchControl& control = {});
 

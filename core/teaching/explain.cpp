@@ -153,7 +153,7 @@ LayerExplanation explainLayer(const Network& net, const Hardware& hw, const Sche
         ex.formulas.push_back(std::move(f));
     };
 
-    // Weights (§IV-B1, §IV-C1).
+    // Weights (ConvFusion §IV-B1, ConvFusion §IV-C1).
     if (d.weights) {
         std::vector<FormulaTerm> buf{{"D_m·D_n", d.Dm * d.Dn, "the kernel loops are never tiled"}};
         std::vector<FormulaTerm> vol = buf;
@@ -174,7 +174,7 @@ LayerExplanation explainLayer(const Network& net, const Hardware& hw, const Sche
         add("Acc_W", "ConvFusion §IV-C", acc, c.acc_w, "elements");
     }
 
-    // Inputs (§IV-B2, §IV-C2).
+    // Inputs (ConvFusion §IV-B2, ConvFusion §IV-C2).
     auto chanTerm = [&](bool forBuffer) -> FormulaTerm {
         if (fused) return {"D_i", Dv[3], "fused: all input channels"};
         return dimTerm(Arr::X, Dim::i, forBuffer);
@@ -217,7 +217,7 @@ LayerExplanation explainLayer(const Network& net, const Hardware& hw, const Sche
         add("Acc_X", "ConvFusion §IV-C", acc, c.acc_x, "elements");
     }
 
-    // Outputs (§IV-B3, §IV-C3).
+    // Outputs (ConvFusion §IV-B3, ConvFusion §IV-C3).
     if (fused) {
         add("Buf_Y", "ConvFusion §IV-B3", {{"0", 0, "fused: Y is the consumer's X buffer"}}, 0,
             "elements");
@@ -356,7 +356,7 @@ GroupExplanation explainGroup(const Network& net, const Hardware& hw, const Sche
     }
     case Strategy::optimus: {
         const OptimusPlan p =
-            optimusPlan(net, hw, g.layers, hw.buffer.bytes * 8, g.out_tile ? g.out_tile->h : 0,
+            optimusPlan(net, hw, g.layers, hw.buffer.bits(), g.out_tile ? g.out_tile->h : 0,
                         g.out_tile ? g.out_tile->w : 0);
         ex.formulas.push_back({"MemoryCost",
                                "Optimus Eq. 3",

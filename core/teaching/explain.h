@@ -1,7 +1,7 @@
 // "Why this number": every figure of a layer and a group broken into the terms of the
 // formula that produced it, with the reason each loop contributes what it does and the
-// equation it comes from (ConvFusion §IV for layers; HW-Flow-Fusion Eqs. 5, 6, 8 and
-// Optimus Eqs. 3, 4 for groups under those strategies).
+// equation it comes from (ConvFusion §IV for layers; HWFF Eq. 5, 6, 8 and
+// Optimus Eq. 3, 4 for groups under those strategies).
 //
 // The terms are computed by the same rules as the models, independently written, and a
 // test checks that the products equal the models' values for every schedule.
@@ -58,8 +58,8 @@ struct GroupExplanation {
 };
 
 // The strategy-level formulas of a group: recompute (P_k per layer, segment MACs and
-// traffic), reuse (Eq. 5 fusion buffer, Eq. 8 reuse buffers, Eq. 6 traffic), optimus
-// (Eq. 3 memory cost, Eq. 4 tile).
+// traffic), reuse (HWFF Eq. 5 fusion buffer, HWFF Eq. 8 reuse buffers, HWFF Eq. 6 traffic), optimus
+// (Optimus Eq. 3 memory cost, Optimus Eq. 4 tile).
 GroupExplanation explainGroup(const Network& net, const Hardware& hw, const Schedule& sched,
                               int groupIndex);
 

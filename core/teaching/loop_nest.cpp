@@ -66,8 +66,8 @@ struct Emitter {
         out.push_back(std::move(l));
     }
 
-    // One layer's Code 2 nest. `produce` (may be empty) emits the inline production of an
-    // in-group producer at the X store level and returns true when it did.
+    // One layer's ConvFusion Code 2 nest. `produce` (may be empty) emits the inline production of
+    // an in-group producer at the X store level and returns true when it did.
     // `sfx` tells the loop variables of inlined producers apart from their consumer's
     // (zo1, yi1, ... one level down).
     void layer(LayerId id, const LayerDims& d, const LayerSchedule& s, bool fused,
@@ -302,7 +302,7 @@ LoopNest groupLoopNest(const Network& net, const Hardware& hw, const Schedule& s
     }
     case Strategy::optimus: {
         const OptimusPlan p =
-            optimusPlan(net, hw, g.layers, hw.buffer.bytes * 8, g.out_tile ? g.out_tile->h : 0,
+            optimusPlan(net, hw, g.layers, hw.buffer.bits(), g.out_tile ? g.out_tile->h : 0,
                         g.out_tile ? g.out_tile->w : 0);
         e.line(CodeLine::Kind::comment, 0, "",
                "group " + g.name + ": Optimus sub-groups of t_h = " + n2s(p.t_h) +

@@ -1,5 +1,5 @@
 // The loop nest a schedule stands for, as C-like code (ConvFusion Code 2 for one layer,
-// Code 3 for a fused segment: producers inlined into the consumer), with buffer
+// ConvFusion Code 3 for a fused segment: producers inlined into the consumer), with buffer
 // allocations, loads and stores placed at the store and compute levels and annotated with
 // their volumes. Plain data: views highlight it; nothing here knows about widgets.
 #pragma once
@@ -37,7 +37,7 @@ struct LoopNest {
 // ConvFusion Code 2 for one layer with its schedule (the layer alone, not fused).
 LoopNest layerLoopNest(const Network& net, const Hardware& hw, const Schedule& sched, LayerId id);
 
-// The loop nest of a fused group: Code 3 for `recompute` (each producer's production
+// The loop nest of a fused group: ConvFusion Code 3 for `recompute` (each producer's production
 // inlined at its consumer's X store level, over the substituted tile and repeated as often
 // as the consumer loads it), the bottom-up multi-tiled pipeline with reuse buffers for
 // `reuse`, and the sub-group loop with line buffers / ISOA for `optimus`.

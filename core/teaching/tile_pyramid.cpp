@@ -125,7 +125,7 @@ TilePyramid tilePyramid(const Network& net, const Hardware& hw, const Schedule& 
         p.tile_h = g.out_tile->h;
         p.tile_w = g.out_tile->w;
     } else if (g.strategy == Strategy::optimus) {
-        const OptimusPlan plan = optimusPlan(net, hw, g.layers, hw.buffer.bytes * 8);
+        const OptimusPlan plan = optimusPlan(net, hw, g.layers, hw.buffer.bits());
         p.tile_h = plan.t_h;
         p.tile_w = plan.t_w;
     } else {
@@ -136,7 +136,7 @@ TilePyramid tilePyramid(const Network& net, const Hardware& hw, const Schedule& 
     p.tile_w = std::clamp<int64_t>(p.tile_w, 1, bottom.out.w);
     p.tiles_y = ceilDiv(bottom.out.h, p.tile_h);
     p.tiles_x = ceilDiv(bottom.out.w, p.tile_w);
-    p.capacity_elements = hw.buffer.bytes * 8 / std::max(1, hw.precision.act_bits);
+    p.capacity_elements = hw.buffer.bits() / std::max(1, hw.precision.act_bits);
     // The largest region of each map. A region's size depends only on how far its tile is
     // from the map's borders (clipping shrinks it), so the tiles next to each border and the
     // middle ones cover every size — a few dozen steps instead of all of them.

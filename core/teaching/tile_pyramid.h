@@ -1,6 +1,6 @@
 // The tile pyramid of a fused group: every feature map of the group drawn to scale with the
 // bottom output tile propagated backwards (R(l, t) = (t−1)·S + K, clipped to the map, with
-// padding — HW-Flow-Fusion Eq. 4, Optimus §5.2, ConvFusion Fig. 3), and, step by step over
+// padding — HWFF Eq. 4, Optimus §5.2, ConvFusion Fig. 3), and, step by step over
 // the output tiles, what each map loads, computes, recomputes, keeps in reuse buffers and
 // evicts, with the live on-chip occupancy. Plain data for the teaching view.
 #pragma once
@@ -68,7 +68,7 @@ struct TilePyramid {
 };
 
 // The pyramid of group `groupIndex`. The bottom tile is the group's output tile, else the
-// last layer's T_y × T_x (Optimus: its Eq. 4 tile).
+// last layer's T_y × T_x (Optimus: its Optimus Eq. 4 tile).
 TilePyramid tilePyramid(const Network& net, const Hardware& hw, const Schedule& sched,
                         int groupIndex);
 

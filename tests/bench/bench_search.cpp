@@ -61,7 +61,8 @@ void optimusDp(benchmark::State& st, bool online, bool full) {
     OptimusFuserResult r;
     for (auto _ : st) {
         r = optimusFuse(net, hw, opt);
-        st.SetIterationTime(r.seconds); // the DP alone, as Table 5 (not the schedule built after)
+        // The DP alone, as Optimus Table 5 (not the schedule built after).
+        st.SetIterationTime(r.seconds);
     }
     st.SetLabel(std::string(t.net) + (st.range(1) == 0   ? ""
                                       : st.range(1) == 1 ? " (1 thread)"

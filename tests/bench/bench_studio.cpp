@@ -2,6 +2,8 @@
 // ResNet-50 until the panels and canvas show it <= 50 ms, start to first painted canvas
 // <= 1.5 s; and a 1,000-layer network laid out and painted at any zoom. Runs offscreen. The
 // studio measurements run first: the in-process Graphviz ones leave dot's leaks in this heap.
+#include "controllers/files_controller.h"
+#include "edits/schedule_edits.h"
 #include "examples/bundled.h"
 #include "graph/graph_canvas.h"
 #include "graph/graph_scene.h"
@@ -12,7 +14,7 @@
 #include "main_window.h"
 #include "models/evaluate.h"
 #include "network/network.h"
-#include "schedule_edits.h"
+#include "test_support.h"
 
 #include <benchmark/benchmark.h>
 
@@ -34,12 +36,6 @@ using namespace lf;
 
 namespace {
 
-Network bundled(const char* name) {
-    auto n = loadBundledNetwork(name);
-    if (!n) throw std::runtime_error(n.error().toString());
-    return *n;
-}
-
 StudioState stateOf(const Network& net) {
     StudioState s;
     s.network = net;
@@ -47,24 +43,6 @@ StudioState stateOf(const Network& net) {
     s.hardware = hw ? *hw : Hardware{};
     s.schedule = defaultSchedule(net, s.hardware);
     return s;
-}
-
-Network deepNetwork(int blocks) {
-    std::string y = "format: layerfuse/network@1\nname: Deep\ninputs:\n  - {name: x, channels: 16, "
-                    "height: 32, width: 32}\nlayers:\n";
-    std::string prev = "x";
-    for (int b = 0; b < blocks; ++b) {
-        const std::string p = "b" + std::to_string(b);
-        y += "  - {name: " + p + "c1, type: conv, inputs: [" + prev +
-             "], out_channels: 16, kernel: 3, padding: [1, 1]}\n";
-        y += "  - {name: " + p + "c2, type: conv, inputs: [" + p +
-             "c1], out_channels: 16, kernel: 3, padding: [1, 1]}\n";
-        y += "  - {name: " + p + "add, type: add, inputs: [" + prev + ", " + p + "c2]}\n";
-        prev = p + "add";
-    }
-    auto n = readNetworkYaml(y, "deep.net.yaml");
-    if (!n) throw std::runtime_error(n.error().toString());
-    return *n;
 }
 
 MainWindow::Options benchOptions() {
@@ -79,7 +57,7 @@ MainWindow::Options benchOptions() {
 bool waitPublished(MainWindow& w, int timeoutMs = 10000) {
     QEventLoop loop;
     bool got = false;
-    auto c = QObject::connect(&w, &MainWindow::statePublished, &loop, [&] {
+    auto c = QObject::connect(w.studio(), &Studio::statePublished, &loop, [&] {
         got = true;
         loop.quit();
     });
@@ -94,7 +72,7 @@ void BM_EditToUpdateResNet50(benchmark::State& state) {
     MainWindow w(benchOptions());
     w.resize(1280, 800);
     w.show();
-    w.openBundled(QStringLiteral("resnet50"));
+    w.files()->openBundled(QStringLiteral("resnet50"));
     if (!waitPublished(w)) state.SkipWithError("no first state");
     const Network& net = w.document()->network();
     const std::vector<LayerId> layers{net.find("layer2.1.conv1"), net.find("layer2.1.conv2")};
@@ -148,7 +126,7 @@ graph::LayoutRequest requestFor(const StudioState& s) {
 }
 
 void BM_LayoutResNet50(benchmark::State& state) {
-    const graph::LayoutRequest req = requestFor(stateOf(bundled("resnet50")));
+    const graph::LayoutRequest req = requestFor(stateOf(test::bundledNetwork("resnet50")));
     auto layouter = graph::makeGraphvizLayouter();
     for (auto _ : state) {
         auto res = layouter->layout(req);
@@ -161,7 +139,7 @@ BENCHMARK(BM_LayoutResNet50)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 // Every bottleneck block of ResNet-50 fused: 16 clusters.
 void BM_LayoutResNet50Fused(benchmark::State& state) {
-    StudioState s = stateOf(bundled("resnet50"));
+    StudioState s = stateOf(test::bundledNetwork("resnet50"));
     const int blocks[] = {3, 4, 6, 3};
     for (int stage = 1; stage <= 4; ++stage)
         for (int b = 0; b < blocks[stage - 1]; ++b) {
@@ -193,7 +171,7 @@ void BM_LayoutResNet50Fused(benchmark::State& state) {
 BENCHMARK(BM_LayoutResNet50Fused)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 void BM_Layout1000Layers(benchmark::State& state) {
-    const Network net = deepNetwork(334);
+    const Network net = test::residualChain(334);
     StudioState s;
     s.network = net;
     normalize(s.schedule, net);
@@ -211,7 +189,7 @@ BENCHMARK(BM_Layout1000Layers)->Unit(benchmark::kMillisecond)->Iterations(3);
 // One frame of the 1,000-layer canvas at a zoom (level of detail keeps far zooms cheap).
 void BM_Paint1000Layers(benchmark::State& state) {
     const double zoom = double(state.range(0)) / 100.0;
-    const Network net = deepNetwork(334);
+    const Network net = test::residualChain(334);
     StudioState s;
     s.network = net;
     normalize(s.schedule, net);

@@ -26,13 +26,6 @@ Run cli(const QStringList& args) {
     return lf::test::runCli(args, 60000);
 }
 
-std::string describe(const Run& r) {
-    return r.describe();
-}
-
-#define QVERIFY_RUN(run, expectedCode)                                                             \
-    QVERIFY2(!(run).crashed && (run).code == (expectedCode), describe(run).c_str())
-
 std::vector<std::string> lines(const std::string& text) {
     std::vector<std::string> out;
     size_t b = 0;
@@ -369,7 +362,7 @@ class TestCliBasic : public QObject {
         QFETCH(QString, mentions);
         const Run r = cli(args);
         QVERIFY_RUN(r, 2);
-        QVERIFY2(r.err.find(mentions.toStdString()) != std::string::npos, describe(r).c_str());
+        QVERIFY2(r.err.find(mentions.toStdString()) != std::string::npos, r.describe().c_str());
         QCOMPARE(r.out, std::string());
     }
 };

@@ -1,10 +1,11 @@
-// `layerfuse-cli optimize` and `explore` as a user runs them (docs/INTERFACES.md): the
+// `layerfuse-cli optimize` and `explore` as a user runs them (docs/cli.md): the
 // optimized ResNet-50 schedule reads back into `evaluate --schedule` with less DRAM traffic
 // than the default schedule (issue 5's done-when check), by either method; `explore --csv`
 // writes the documented columns, one row per front point, each point's schedule with
 // --save-schedules; usage errors exit 2.
 #include "cli_run.h"
 #include "net_text.h"
+#include "search/explore_front.h"
 #include "test_support.h"
 
 #include <QDir>
@@ -24,13 +25,6 @@ using Run = lf::test::CliRun;
 Run cli(const QStringList& args) {
     return lf::test::runCli(args, 120000);
 }
-
-std::string describe(const Run& r) {
-    return r.describe();
-}
-
-#define QVERIFY_RUN(run, expectedCode)                                                             \
-    QVERIFY2(!(run).crashed && (run).code == (expectedCode), describe(run).c_str())
 
 int64_t dramOf(const std::string& json) {
     return nlohmann::json::parse(json)["totals"]["dram_accesses"].get<int64_t>();
@@ -102,6 +96,17 @@ class TstCliSearch : public QObject {
         std::getline(again, line);
         std::getline(again, line);
         QCOMPARE(std::to_string(dramOf(ev.out)), split(line)[1]);
+    }
+
+    // The CLI writes the same front CSV as the studio's Explore dialog (core's frontCsv).
+    void exploreCsvIsTheStudiosCsv() {
+        const Run r = cli({"explore", "l3net", "--max-depth", "2"});
+        QVERIFY_RUN(r, 0);
+        const Network net = test::bundledNetwork("l3net");
+        const Hardware hw = test::bundledHardware("hwff-config-1");
+        ExploreOptions o;
+        o.max_depth = 2;
+        QCOMPARE(r.out, frontCsv(evaluateFront(net, hw, explore(net, hw, o))));
     }
 
     void usageErrors() {

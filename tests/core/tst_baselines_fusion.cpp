@@ -1,6 +1,6 @@
-// The prior fusers of Optimus' evaluation (search/baselines_fusion.h; seed 001 §2.2-2.3):
+// The prior fusers of Optimus' evaluation (search/baselines_fusion.h; Optimus §2.2-2.3):
 // the prior works' group cost computed by hand on a two-layer chain (fmaps at the smallest
-// Eq. 4 tile plus all parameters must fit; traffic |ifmap| + |ofmap| + Σ|param|); DNNVM's
+// Optimus Eq. 4 tile plus all parameters must fit; traffic |ifmap| + |ofmap| + Σ|param|); DNNVM's
 // barriers keep forks and joins alone while Efficient-S's linear proxy fuses across branches;
 // every scheme covers each operator once; no prior fuser beats running alone, and Optimus'
 // DP never loses to DNNVM, whose groups it can all form.

@@ -1,5 +1,5 @@
 // ConvFusion single-layer closed form and fused-segment recompute chaining, against values
-// computed by hand from seed 000 §IV and docs/MODELS.md §3-§4.
+// computed by hand from ConvFusion §IV and docs/models/convfusion.md.
 #include "examples/bundled.h"
 #include "io/schedule_yaml.h"
 #include "models/convfusion.h"
@@ -17,7 +17,8 @@ using namespace lf;
 namespace {
 
 LayerSchedule workedExample() {
-    // MODELS.md §3: order z,y,x,i; Tz=Ty=Tx=Ti=4; SL_X=CL_X=yi; SL_W=CL_W=tile; SL_Y=CL_Y=yi.
+    // docs/models/convfusion.md: order z,y,x,i; Tz=Ty=Tx=Ti=4; SL_X=CL_X=yi; SL_W=CL_W=tile;
+    // SL_Y=CL_Y=yi.
     LayerSchedule s;
     s.order = {Dim::z, Dim::y, Dim::x, Dim::i};
     s.tile = {4, 4, 4, 4};
@@ -189,7 +190,7 @@ void TestConvFusion::noRecomputeWithoutOverlap_data() {
 
 void TestConvFusion::noRecomputeWithoutOverlap() {
     // Without overlapping windows a fused producer computes every output exactly once:
-    // the segment's MACs equal the plain MACs (MODELS.md §11, issue 3 item 4).
+    // the segment's MACs equal the plain MACs (docs/models/README.md).
     QFETCH(QString, yaml);
     const Network net = test::networkFromYaml(yaml.toStdString());
     const Hardware hw = test::bundledHardware("convfusion-40nm");

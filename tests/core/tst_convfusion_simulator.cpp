@@ -1,13 +1,15 @@
-// The ConvFusion single-layer closed form (seed 000 §IV-B/C, docs/MODELS.md §3) against a
+// The ConvFusion single-layer closed form (ConvFusion §IV-B/C, docs/models/convfusion.md) against a
 // brute-force walk of the same loop nest (tests/support/loopnest_sim): Vol, Trans, Acc and
 // Buf of X and W, Acc_Y, Buf_Y and MACs must agree EXACTLY for every loop order, store level
-// and tile size when T divides D and stride <= kernel (MODELS.md §3 "Required validation").
-// Buffers are checked unfolded (CL = SL) and folded (CL below SL: the buffer is what one
-// iteration of the CL loop touches). With stride > kernel both count the bounding box
-// (T−1)·S + K of the window. Expected values of the worked example are MODELS.md §3's.
+// and tile size when T divides D and stride <= kernel (docs/models/convfusion.md "Required
+// validation"). Buffers are checked unfolded (CL = SL) and folded (CL below SL: the buffer is what
+// one iteration of the CL loop touches). With stride > kernel both count the bounding box
+// (T−1)·S + K of the window. The worked example's expected values are those of
+// docs/models/convfusion.md.
 
 #include "loopnest_sim.h"
 #include "models/convfusion.h"
+#include "test_support.h"
 
 #include <QtTest>
 
@@ -26,22 +28,6 @@ namespace {
 
 constexpr std::array<Level, 5> kLevels{Level::tile, Level::l1, Level::l2, Level::l3, Level::l4};
 
-LayerDims convDims(int64_t Dx, int64_t Dy, int64_t Dz, int64_t Di, int64_t Dm, int64_t Dn,
-                   int64_t Sx, int64_t Sy) {
-    LayerDims d;
-    d.Dx = Dx;
-    d.Dy = Dy;
-    d.Dz = Dz;
-    d.Di = Di;
-    d.Dm = d.Em = Dm;
-    d.Dn = d.En = Dn;
-    d.Sx = Sx;
-    d.Sy = Sy;
-    d.in_w = (Dx - 1) * Sx + Dm; // no padding: the whole window is real input
-    d.in_h = (Dy - 1) * Sy + Dn;
-    return d;
-}
-
 std::vector<std::array<Dim, 4>> allOrders() {
     std::array<Dim, 4> o = kAllDims; // z < y < x < i as enum values: sorted
     std::vector<std::array<Dim, 4>> out;
@@ -49,16 +35,6 @@ std::vector<std::array<Dim, 4>> allOrders() {
         out.push_back(o);
     while (std::next_permutation(o.begin(), o.end()));
     return out;
-}
-
-LayerSchedule schedule(const std::array<Dim, 4>& order, const std::array<int64_t, 4>& tile,
-                       std::array<Level, 3> sl, std::array<Level, 3> cl) {
-    LayerSchedule s;
-    s.order = order;
-    s.tile = tile;
-    s.store = sl;
-    s.compute = cl;
-    return s;
 }
 
 std::string describe(const LayerDims& d, const LayerSchedule& s) {
@@ -113,34 +89,26 @@ void compareSchedule(const LayerDims& d, const LayerSchedule& s, const LoopNestS
     a.expect(c.macs, m.macs, "MACs", where);
 }
 
-int64_t randomDivisor(std::mt19937_64& rng, int64_t n) {
-    std::vector<int64_t> divs;
-    for (int64_t k = 1; k <= n; ++k)
-        if (n % k == 0) divs.push_back(k);
-    return divs[std::uniform_int_distribution<size_t>(0, divs.size() - 1)(rng)];
-}
-
-int64_t uniform(std::mt19937_64& rng, int64_t lo, int64_t hi) {
-    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-}
-
 // A random small layer (D_x, D_y <= 8, D_z, D_i <= 4, kernel 1-3) with divisor tiles; strides
 // 1-2 at most the kernel, or (strideAboveKernel) strictly above it.
 std::pair<LayerDims, std::array<int64_t, 4>> randomLayer(std::mt19937_64& rng,
                                                          bool strideAboveKernel) {
-    const int64_t Dm = strideAboveKernel ? uniform(rng, 1, 2) : uniform(rng, 1, 3);
-    const int64_t Dn = strideAboveKernel ? uniform(rng, 1, 2) : uniform(rng, 1, 3);
-    const int64_t Sx =
-        strideAboveKernel ? uniform(rng, Dm + 1, 3) : uniform(rng, 1, std::min<int64_t>(2, Dm));
-    const int64_t Sy =
-        strideAboveKernel ? uniform(rng, Dn + 1, 3) : uniform(rng, 1, std::min<int64_t>(2, Dn));
-    LayerDims d = convDims(uniform(rng, 1, 8), uniform(rng, 1, 8), uniform(rng, 1, 4),
-                           uniform(rng, 1, 4), Dm, Dn, Sx, Sy);
+    const int64_t Dm =
+        strideAboveKernel ? test::uniformInt(rng, 1, 2) : test::uniformInt(rng, 1, 3);
+    const int64_t Dn =
+        strideAboveKernel ? test::uniformInt(rng, 1, 2) : test::uniformInt(rng, 1, 3);
+    const int64_t Sx = strideAboveKernel ? test::uniformInt(rng, Dm + 1, 3)
+                                         : test::uniformInt(rng, 1, std::min<int64_t>(2, Dm));
+    const int64_t Sy = strideAboveKernel ? test::uniformInt(rng, Dn + 1, 3)
+                                         : test::uniformInt(rng, 1, std::min<int64_t>(2, Dn));
+    LayerDims d =
+        test::convDims(test::uniformInt(rng, 1, 8), test::uniformInt(rng, 1, 8),
+                       test::uniformInt(rng, 1, 4), test::uniformInt(rng, 1, 4), Dm, Dn, Sx, Sy);
     std::array<int64_t, 4> tile{};
-    tile[size_t(Dim::z)] = randomDivisor(rng, d.Dz);
-    tile[size_t(Dim::y)] = randomDivisor(rng, d.Dy);
-    tile[size_t(Dim::x)] = randomDivisor(rng, d.Dx);
-    tile[size_t(Dim::i)] = randomDivisor(rng, d.Di);
+    tile[size_t(Dim::z)] = test::randomDivisor(rng, d.Dz);
+    tile[size_t(Dim::y)] = test::randomDivisor(rng, d.Dy);
+    tile[size_t(Dim::x)] = test::randomDivisor(rng, d.Dx);
+    tile[size_t(Dim::i)] = test::randomDivisor(rng, d.Di);
     return {d, tile};
 }
 
@@ -155,9 +123,10 @@ void compareAllSchedules(const LayerDims& d, const std::array<int64_t, 4>& tile,
         for (Level x : kLevels)
             for (Level w : kLevels)
                 for (Level y : kLevels) {
-                    if (y < std::max(x, w)) continue; // SL_Y at or below SL_X, SL_W (§III-C)
+                    // SL_Y at or below SL_X, SL_W (ConvFusion §III-C).
+                    if (y < std::max(x, w)) continue;
                     const std::array<Level, 3> sl{x, y, w};
-                    compareSchedule(d, schedule(orders[k], tile, sl, sl), sim, a);
+                    compareSchedule(d, test::layerSchedule(orders[k], tile, sl, sl), sim, a);
                     if (perOrder) ++(*perOrder)[k];
                     if (perLevel) {
                         ++(*perLevel)[size_t(Arr::X)][size_t(x)];
@@ -168,16 +137,17 @@ void compareAllSchedules(const LayerDims& d, const std::array<int64_t, 4>& tile,
         for (Level s : kLevels)
             for (Level c : kLevels)
                 if (c > s)
-                    compareSchedule(d, schedule(orders[k], tile, {s, s, s}, {c, c, c}), sim, a);
+                    compareSchedule(d, test::layerSchedule(orders[k], tile, {s, s, s}, {c, c, c}),
+                                    sim, a);
         // Stride <= kernel: the windows are contiguous, so the box is the distinct set.
         if (d.Sx <= d.Dm && d.Sy <= d.Dn)
             for (Level l : kLevels) {
                 const auto& lx = sim.of(Arr::X, l);
                 a.expect(lx.max_box, lx.max_distinct, "contiguous X window (max)", [&] {
-                    return describe(d, schedule(orders[k], tile, {l, l, l}, {l, l, l}));
+                    return describe(d, test::layerSchedule(orders[k], tile, {l, l, l}, {l, l, l}));
                 });
                 a.expect(lx.sum_box, lx.sum_distinct, "contiguous X window (sum)", [&] {
-                    return describe(d, schedule(orders[k], tile, {l, l, l}, {l, l, l}));
+                    return describe(d, test::layerSchedule(orders[k], tile, {l, l, l}, {l, l, l}));
                 });
             }
     }
@@ -193,7 +163,7 @@ class TestConvFusionSimulator : public QObject {
     // kernel, Tx = 2: a tile reads columns 0-3 and 2-5 (4 each, twice); one xi iteration reads
     // 3 columns, 4 times.
     void simulatorCountsByHand() {
-        const LayerDims d = convDims(4, 1, 1, 1, 3, 1, 1, 1);
+        const LayerDims d = test::convDims(4, 1, 1, 1, 3, 1, 1, 1);
         const LoopNestSim sim = lf::test::simulateLoopNest(d, kAllDims, {1, 1, 2, 1});
         QCOMPARE(sim.macs, int64_t(12));
         const auto& tile = sim.of(Arr::X, Level::tile);
@@ -209,12 +179,14 @@ class TestConvFusionSimulator : public QObject {
         QCOMPARE(sim.accYItile(), int64_t(4)); // one i-tile: every output written once
     }
 
-    // MODELS.md §3 worked example, L2Net layer 2, counted by the walk and by the closed form.
+    // docs/models/convfusion.md worked example, L2Net layer 2, counted by the walk and by the
+    // closed form.
     void workedExampleL2NetLayer2() {
-        const LayerDims d = convDims(16, 16, 4, 4, 3, 3, 1, 1);
+        const LayerDims d = test::convDims(16, 16, 4, 4, 3, 3, 1, 1);
         const LoopNestSim sim = lf::test::simulateLoopNest(d, kAllDims, {4, 4, 4, 4});
-        LayerSchedule s = schedule(kAllDims, {4, 4, 4, 4}, {Level::l2, Level::l2, Level::tile},
-                                   {Level::l2, Level::l2, Level::tile}); // X, Y = yi; W = tile
+        LayerSchedule s =
+            test::layerSchedule(kAllDims, {4, 4, 4, 4}, {Level::l2, Level::l2, Level::tile},
+                                {Level::l2, Level::l2, Level::tile}); // X, Y = yi; W = tile
         for (const bool fromSimulator : {true, false}) {
             SimCounts m;
             if (fromSimulator) {
@@ -242,17 +214,17 @@ class TestConvFusionSimulator : public QObject {
         QCOMPARE(convFusionLayer(d, s, false).acc_x, int64_t(18432));
     }
 
-    // A 1x1 stride-2 shortcut (MODELS.md §3): a 4x4 output tile reads 16 of the 7x7 input
-    // pixels spanned; the closed form and the walk both count the 7x7 bounding box.
+    // A 1x1 stride-2 shortcut (docs/models/convfusion.md): a 4x4 output tile reads 16 of the 7x7
+    // input pixels spanned; the closed form and the walk both count the 7x7 bounding box.
     void strideAboveKernelCountsBoundingBox() {
-        const LayerDims d = convDims(8, 8, 2, 2, 1, 1, 2, 2);
+        const LayerDims d = test::convDims(8, 8, 2, 2, 1, 1, 2, 2);
         const LoopNestSim sim = lf::test::simulateLoopNest(d, kAllDims, {2, 4, 4, 2});
         const auto& tile = sim.of(Arr::X, Level::tile);
         QCOMPARE(tile.max_distinct, int64_t(2 * 4 * 4));
         QCOMPARE(tile.max_box, int64_t(2 * 7 * 7));
         const LayerSchedule s =
-            schedule(kAllDims, {2, 4, 4, 2}, {Level::tile, Level::tile, Level::tile},
-                     {Level::tile, Level::tile, Level::tile});
+            test::layerSchedule(kAllDims, {2, 4, 4, 2}, {Level::tile, Level::tile, Level::tile},
+                                {Level::tile, Level::tile, Level::tile});
         const CfLayerCost c = convFusionLayer(d, s, false);
         QCOMPARE(c.vol_x, int64_t(2 * 7 * 7));
         QCOMPARE(c.trans_x, int64_t(1 * 2 * 2 * 1)); // zo · yo · xo · io

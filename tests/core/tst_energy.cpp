@@ -1,9 +1,10 @@
-// Energy (docs/MODELS.md §9) against the papers' numbers and hand computation: ConvFusion's
+// Energy (docs/models/convfusion.md) against the papers' numbers and hand computation: ConvFusion's
 // 40 nm SRAM fit E_SRAM(s) = 0.012·√s + 4.61 and its banked model
-// E_SRAM(min(s, 16e4))·(1 + 3.05e-3·log2⌈s/16e4⌉) (seed 000 §VII-A/B), the access counts with
-// and without a register file (§VII-A: SRAM = 4·MACs + DRAM; §VII-C: RF = 4·MACs, SRAM = DRAM +
-// SRAM↔RF; the register-file level itself is tested in tst_rf_level), traffic counted in words
-// of act_bits, and HW-Flow-Fusion's Table 4 presets through evaluate's energy split.
+// E_SRAM(min(s, 16e4))·(1 + 3.05e-3·log2⌈s/16e4⌉) (ConvFusion §VII-A/B), the access counts with
+// and without a register file (ConvFusion §VII-A: SRAM = 4·MACs + DRAM; ConvFusion §VII-C: RF =
+// 4·MACs, SRAM = DRAM + SRAM↔RF; the register-file level itself is tested in tst_rf_level),
+// traffic counted in words of act_bits, and HW-Flow-Fusion's HWFF Table 4 presets through
+// evaluate's energy split.
 
 #include "examples/bundled.h"
 #include "models/energy.h"
@@ -57,7 +58,7 @@ class TstEnergy : public QObject {
     Q_OBJECT
 
   private slots:
-    // §VII-A: E_SRAM(s) = 0.012·√s + 4.61 pJ, s in bits.
+    // ConvFusion §VII-A: E_SRAM(s) = 0.012·√s + 4.61 pJ, s in bits.
     void sramSqrtFit() {
         BufferEnergy e;
         e.model = SramEnergyModel::sqrt;
@@ -72,7 +73,7 @@ class TstEnergy : public QObject {
         QCLOSE(sramAccessPj(preset("convfusion-40nm").buffer.energy, 1e4), 5.81);
     }
 
-    // §VII-B: E_SRAM(min(s, 16e4))·(1 + 3.05e-3·log2⌈s/16e4⌉).
+    // ConvFusion §VII-B: E_SRAM(min(s, 16e4))·(1 + 3.05e-3·log2⌈s/16e4⌉).
     void sramBankedFit() {
         BufferEnergy e;
         e.model = SramEnergyModel::banked;
@@ -97,7 +98,8 @@ class TstEnergy : public QObject {
         QCLOSE(sramAccessPj(c, 123456), 26.7);
     }
 
-    // §9 counts. 1000 MACs, 300 DRAM words, SRAM of 1e4 bits (5.81 pJ).
+    // The counts of ConvFusion §VII-A and ConvFusion §VII-C. 1000 MACs, 300 DRAM words, SRAM of
+    // 1e4 bits (5.81 pJ).
     void energyWithAndWithoutRf() {
         Hardware hw;
         hw.mac_pj = 10.2;
@@ -123,7 +125,7 @@ class TstEnergy : public QObject {
         QCLOSE(e.dram, 336000.0);
     }
 
-    // HW-Flow-Fusion Table 4 through evaluate: the small conv with whole-layer tiles moves
+    // HWFF Table 4 through evaluate: the small conv with whole-layer tiles moves
     // 544 words from DRAM. On the 32 x 16 row-stationary array ky·ic = 3·4 sit on 12 columns
     // and oy·oc = 6·2 on 12 rows, so a PE computes 2 output channels of one 6-wide output row
     // with one kernel row of one input channel: its register file (384 weights, 24 inputs, 9
@@ -158,7 +160,7 @@ class TstEnergy : public QObject {
 
     // ConvFusion 40 nm (no RF): SRAM = 4·MACs + DRAM at E_SRAM(peak buffer bits). Whole-layer
     // tiles, i innermost: Buf_X = 4·8·8 = 256, Buf_W = 4·4·9 = 144, Buf_Y = 1 (outputs complete
-    // inside the i loop, MODELS.md §3) → (256 + 144 + 1)·16 = 6416 bits.
+    // inside the i loop, docs/models/convfusion.md) → (256 + 144 + 1)·16 = 6416 bits.
     void convFusionPresetThroughEvaluate() {
         const Network net = test::networkFromYaml(kSmall);
         const Schedule s = wholeLayer(net);

@@ -39,7 +39,7 @@ std::vector<const BundledFile*> bundled(BundledKind kind) {
     return out;
 }
 
-// The JSON fields docs/INTERFACES.md promises.
+// The JSON fields docs/cli.md promises.
 void checkJson(const nlohmann::ordered_json& j) {
     for (const char* k : {"network", "hardware", "totals", "groups", "layers"})
         QVERIFY2(j.contains(k), k);
@@ -177,15 +177,7 @@ void TestEvaluate::strategiesDiffer() {
     // with overlapping tiles does, and each reports its own traffic.
     const Network net = test::bundledNetwork("l3net");
     const Hardware hw = test::bundledHardware("convfusion-40nm");
-    Schedule s = defaultSchedule(net, hw);
-    const auto ids = net.computeIds();
-    for (LayerId id : ids)
-        s.layers[size_t(id)].tile = {4, 4, 4, layerDims(net, id).Di};
-    FusionGroup g;
-    g.name = "all";
-    g.layers = {ids[0], ids[1], ids[2]};
-    s.groups = {g};
-    normalize(s, net);
+    Schedule s = test::l3netOneGroup(net, hw);
     Metrics rec = evaluate(net, hw, s);
     s.groups[0].strategy = Strategy::reuse;
     Metrics reu = evaluate(net, hw, s);
@@ -197,7 +189,7 @@ void TestEvaluate::strategiesDiffer() {
     QVERIFY(opt.groups[0].out_tile_h > 0);
     // Optimus Eq. 3 with a buffer that holds everything: |ifmap| + |ofmap| + weights once.
     int64_t weights = 0;
-    for (LayerId id : ids)
+    for (LayerId id : net.computeIds())
         weights += layerWeights(layerDims(net, id));
     QCOMPARE(opt.totals.dram_accesses, 3 * 22 * 22 + 4 * 16 * 16 + weights);
 }

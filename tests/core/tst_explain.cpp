@@ -109,15 +109,7 @@ void TestExplain::fusedProducerUsesSubstitutedDims() {
 void TestExplain::groupFormulasSumToTheModel() {
     const Network net = test::bundledNetwork("l3net");
     const Hardware hw = test::bundledHardware("convfusion-40nm");
-    Schedule s = defaultSchedule(net, hw);
-    const auto ids = net.computeIds();
-    for (LayerId id : ids)
-        s.layers[size_t(id)].tile = {4, 4, 4, layerDims(net, id).Di};
-    FusionGroup g;
-    g.name = "all";
-    g.layers = {ids[0], ids[1], ids[2]};
-    s.groups = {g};
-    normalize(s, net);
+    Schedule s = test::l3netOneGroup(net, hw);
     for (Strategy st : {Strategy::recompute, Strategy::reuse, Strategy::optimus}) {
         s.groups[0].strategy = st;
         const Metrics m = evaluate(net, hw, s);

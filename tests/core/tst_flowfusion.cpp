@@ -1,17 +1,18 @@
-// HW-Flow-Fusion (seed 004 §3.3-4.3, docs/MODELS.md §6) against hand computation: Eqs. 1-3 for
-// one layer, a two-layer fused group (Eq. 4 tile propagation, Eq. 5 fusion buffer, Eq. 8 reuse
-// buffer read as (Nix − Tix)·(Nky − Sy)·Nif, Eq. 6 traffic, Alwani's Eq. 9 overhead, Eq. 13
-// MACs) through lf::flowFusionGroup and lf::evaluate, the spatial partitions of §4.3.1 and the
-// spatial/temporal effect on compute latency (MODELS.md §8).
+// HW-Flow-Fusion (HWFF §3.3-4.3, docs/models/hw-flow-fusion.md) against hand computation:
+// HWFF Eq. 1-3 for one layer, a two-layer fused group (HWFF Eq. 4 tile propagation, HWFF Eq. 5
+// fusion buffer, HWFF Eq. 8 reuse buffer read as (Nix − Tix)·(Nky − Sy)·Nif, HWFF Eq. 6 traffic,
+// Alwani's HWFF Eq. 9 overhead, HWFF Eq. 13 MACs) through lf::flowFusionGroup and lf::evaluate, the
+// spatial partitions of HWFF §4.3.1 and the spatial/temporal effect on compute latency
+// (docs/models/README.md).
 //
 // Property "fusing never increases DRAM traffic under `reuse`". Comparable singletons are the
-// same schedule run layer by layer: every layer keeps the tile it has inside the group (Eq. 4
+// same schedule run layer by layer: every layer keeps the tile it has inside the group (HWFF Eq. 4
 // propagation from the group's output tile), Tif = Nif, Tof = Nof, and the group's number of
 // tiles, so the only difference is whether the intermediate maps and the weights go to DRAM
-// (Eqs. 1-3 with Input fetch = the group's tile count). Against singletons that choose their
-// own tile grid the property does NOT hold in general: Eq. 6 re-fetches the top input with the
-// halo of the whole group for every output tile (MODELS.md §6 reading), which can cost more
-// than writing and re-reading a thin intermediate map — `fusionCanLoseToFreeSingletons`
+// (HWFF Eq. 1-3 with Input fetch = the group's tile count). Against singletons that choose their
+// own tile grid the property does NOT hold in general: HWFF Eq. 6 re-fetches the top input with the
+// halo of the whole group for every output tile (docs/models/hw-flow-fusion.md reading), which can
+// cost more than writing and re-reading a thin intermediate map — `fusionCanLoseToFreeSingletons`
 // pins one such case.
 
 #include "models/evaluate.h"
@@ -30,19 +31,6 @@
 using namespace lf;
 
 namespace {
-
-LayerDims convDims(int64_t Dx, int64_t Dy, int64_t Dz, int64_t Di, int64_t K, int64_t S = 1) {
-    LayerDims d;
-    d.Dx = Dx;
-    d.Dy = Dy;
-    d.Dz = Dz;
-    d.Di = Di;
-    d.Dm = d.Dn = d.Em = d.En = K;
-    d.Sx = d.Sy = S;
-    d.in_w = (Dx - 1) * S + K;
-    d.in_h = (Dy - 1) * S + K;
-    return d;
-}
 
 // x 4×12×12 → A 3×3 → 8×10×10 → B 3×3 → 6×8×8 (no padding).
 const char* kTwoConvs = R"(format: layerfuse/network@1
@@ -94,12 +82,12 @@ class TstFlowFusion : public QObject {
     Q_OBJECT
 
   private slots:
-    // Eqs. 1-3: Nox = Noy = 8, Nof = 16, Nif = 8, 3×3, stride 1; Tox = 4, Toy = 2, Tof = 4,
+    // HWFF Eq. 1-3: Nox = Noy = 8, Nof = 16, Nif = 8, 3×3, stride 1; Tox = 4, Toy = 2, Tof = 4,
     // Tif = 2, batch 1.
     void eqs1to3SingleLayer() {
-        const LayerDims d = convDims(8, 8, 16, 8, 3);
+        const LayerDims d = test::squareConvDims(8, 8, 16, 8, 3);
         HwffLayerCost c = hwffLayer(d, HwffTiling{4, 2, 4, 2, 1}, 1);
-        QCOMPARE(c.tix, int64_t(6)); // Eq. 4: (4−1)·1 + 3
+        QCOMPARE(c.tix, int64_t(6)); // HWFF Eq. 4: (4−1)·1 + 3
         QCOMPARE(c.tiy, int64_t(4));
         QCOMPARE(c.input_buffer, int64_t(48));  // 6·4·2·1
         QCOMPARE(c.output_buffer, int64_t(32)); // 4·2·4·1
@@ -107,7 +95,7 @@ class TstFlowFusion : public QObject {
         QCOMPARE(c.input_fetch, int64_t(128)); // ⌈8/2⌉⌈16/4⌉⌈8/2⌉⌈8/4⌉·1 = 4·4·4·2
         QCOMPARE(c.weight_fetch, int64_t(128));
         QCOMPARE(c.output_write, int64_t(32)); // ⌈16/4⌉⌈8/2⌉⌈8/4⌉ = 4·4·2
-        QCOMPARE(c.volume, int64_t(48 * 128 + 72 * 128 + 32 * 32)); // Eq. 3 = 16384
+        QCOMPARE(c.volume, int64_t(48 * 128 + 72 * 128 + 32 * 32)); // HWFF Eq. 3 = 16384
         // Batch 4 in tiles of 2: buffers ×2, fetches ×⌈4/2⌉ = 2.
         c = hwffLayer(d, HwffTiling{4, 2, 4, 2, 2}, 4);
         QCOMPARE(c.input_buffer, int64_t(96));
@@ -119,12 +107,12 @@ class TstFlowFusion : public QObject {
         c = hwffLayer(d, HwffTiling{8, 8, 16, 8, 1}, 1);
         QCOMPARE(c.volume, int64_t(800 + 1152 + 1024));
         // Stride 2: (Tox−1)·2 + 3.
-        c = hwffLayer(convDims(8, 8, 4, 4, 3, 2), HwffTiling{3, 2, 4, 4, 1}, 1);
+        c = hwffLayer(test::squareConvDims(8, 8, 4, 4, 3, 2), HwffTiling{3, 2, 4, 4, 1}, 1);
         QCOMPARE(c.tix, int64_t(7));
         QCOMPARE(c.tiy, int64_t(5));
     }
 
-    // A single-layer `reuse` group uses Eqs. 1-3 with the layer's tiles: A of the two-conv
+    // A single-layer `reuse` group uses HWFF Eq. 1-3 with the layer's tiles: A of the two-conv
     // network (Nox = Noy = 10, Nof = 8, Nif = 4) with Tof = 4, Toy = 2, Tox = 5, Tif = 2:
     //   Tix = 7, Tiy = 4; buffers 7·4·2 = 56, 5·2·4 = 40, 9·2·4 = 72;
     //   fetch ⌈4/2⌉⌈8/4⌉⌈10/2⌉⌈10/5⌉ = 40, write ⌈8/4⌉⌈10/2⌉⌈10/5⌉ = 20;
@@ -150,7 +138,7 @@ class TstFlowFusion : public QObject {
         QCOMPARE(gc.layers[0].macs, int64_t(28800));
     }
 
-    // Eq. 8 and Eq. 9 in isolation.
+    // HWFF Eq. 8 and HWFF Eq. 9 in isolation.
     void reuseBuffersEq8Eq9() {
         // reuse_x = (Nix − Tix)·(Nky − Sy)·Nif = (10 − 6)·2·8; reuse_y = (10 − 4)·2·8.
         QCOMPARE(reuseBufferX(10, 6, 3, 1, 8), int64_t(64));
@@ -158,7 +146,7 @@ class TstFlowFusion : public QObject {
         QCOMPARE(reuseBufferX(10, 10, 3, 1, 8), int64_t(0));         // the tile spans the row
         QCOMPARE(reuseBufferX(10, 6, 1, 1, 8), int64_t(0));          // 1×1: nothing overlaps
         QCOMPARE(reuseBufferX(21, 5, 3, 2, 3), int64_t(16 * 1 * 3)); // stride 2
-        // Eq. 9, horizontal processing: overhead y = (Tiy − (Nky − Sy))·(Nkx − Sx)·Nif.
+        // HWFF Eq. 9, horizontal processing: overhead y = (Tiy − (Nky − Sy))·(Nkx − Sx)·Nif.
         QCOMPARE(alwaniOverheadY(4, 3, 1, 3, 1, 8), int64_t((4 - 2) * 2 * 8));
         QCOMPARE(alwaniOverheadY(6, 5, 1, 3, 1, 2),
                  int64_t((6 - 4) * 2 * 2)); // 5 rows × 3 cols kernel
@@ -167,9 +155,9 @@ class TstFlowFusion : public QObject {
         QCOMPARE(alwaniOverheadX(1, 3, 1, 3, 1, 8), int64_t(0));
     }
 
-    // Eq. 13: multi-tiling computes every output once.
+    // HWFF Eq. 13: multi-tiling computes every output once.
     void multiTilingMacsEq13() {
-        const LayerDims d = convDims(10, 7, 6, 4, 3);
+        const LayerDims d = test::squareConvDims(10, 7, 6, 4, 3);
         const int64_t plain = 10 * 7 * 6 * 4 * 9;
         for (int64_t tx : {1, 2, 3, 4, 7, 10})
             for (int64_t ty : {1, 2, 3, 5, 7})
@@ -177,12 +165,12 @@ class TstFlowFusion : public QObject {
     }
 
     // The two-layer group {A, B}, bottom output tile Toy = 2, Tox = 4 (horizontal processing):
-    //   Eq. 4: B Tix = 6, Tiy = 4 → A's output tile 6 × 4 → A Tix = 8, Tiy = 6.
+    //   HWFF Eq. 4: B Tix = 6, Tiy = 4 → A's output tile 6 × 4 → A Tix = 8, Tiy = 6.
     //   Tiles: ⌈8/2⌉·⌈8/4⌉ = 8.
-    //   Eq. 5: input buffers A 8·6·4 = 192, B 6·4·8 = 192; weights A 9·4·8 = 288,
+    //   HWFF Eq. 5: input buffers A 8·6·4 = 192, B 6·4·8 = 192; weights A 9·4·8 = 288,
     //          B 9·8·6 = 432; bottom output 4·2·6 = 48.
-    //   Eq. 8: B's input (A's 10-wide output): (10 − 6)·(3 − 1)·8 = 64.
-    //   Eq. 6: 192·8 + (288 + 432) + 48·8 = 1536 + 720 + 384.
+    //   HWFF Eq. 8: B's input (A's 10-wide output): (10 − 6)·(3 − 1)·8 = 64.
+    //   HWFF Eq. 6: 192·8 + (288 + 432) + 48·8 = 1536 + 720 + 384.
     //   Buffer bits (16-bit act/weight, 32-bit psum): (192 + 192 + 64)·16 + 720·16 + 48·32
     //   = 20224.
     void twoLayerGroupHwff() {
@@ -209,7 +197,7 @@ class TstFlowFusion : public QObject {
         QCOMPARE(b.dram.input, int64_t(0));
         QCOMPARE(b.dram.weight, int64_t(432));
         QCOMPARE(b.dram.output, int64_t(384));
-        QCOMPARE(a.macs, int64_t(10 * 10 * 8 * 4 * 9)); // Eq. 13: the unfused count
+        QCOMPARE(a.macs, int64_t(10 * 10 * 8 * 4 * 9)); // HWFF Eq. 13: the unfused count
         QCOMPARE(b.macs, int64_t(8 * 8 * 6 * 8 * 9));
         QCOMPARE(a.recompute_macs + b.recompute_macs, int64_t(0));
         QCOMPARE(gc.out_tile_h, int64_t(2));
@@ -228,7 +216,7 @@ class TstFlowFusion : public QObject {
         QCOMPARE(fromTransfers.output, int64_t(384));
     }
 
-    // Alwani's model keeps the sequential overlap too (Eq. 9, horizontal: overhead y =
+    // Alwani's model keeps the sequential overlap too (HWFF Eq. 9, horizontal: overhead y =
     // (Tiy − (Nky − Sy))·(Nkx − Sx)·Nif = (4 − 2)·2·8 = 32 on top of reuse_x = 64).
     void twoLayerGroupAlwani() {
         const Network net = test::networkFromYaml(kTwoConvs);
@@ -322,7 +310,7 @@ class TstFlowFusion : public QObject {
             const GroupCost gc = flowFusionGroup(net, plainHw(), scheduleWith(net, g), g);
             const Traffic fused = sum(gc);
 
-            // Eq. 4 by hand, bottom-up, clipped to each real input.
+            // HWFF Eq. 4 by hand, bottom-up, clipped to each real input.
             const int64_t tiles = ((h + th - 1) / th) * ((w + tw - 1) / tw);
             const size_t nn = size_t(n);
             std::vector<int64_t> tox(nn), toy(nn), tix(nn), tiy(nn);
@@ -343,7 +331,7 @@ class TstFlowFusion : public QObject {
                 const int64_t wk = int64_t(l.k) * l.k * l.cin * l.cout;
                 weights += wk;
                 macs += int64_t(l.outH) * l.outW * l.cout * l.cin * l.k * l.k;
-                // Eqs. 1-3 with Tif = Nif, Tof = Nof and the group's tile count.
+                // HWFF Eq. 1-3 with Tif = Nif, Tof = Nof and the group's tile count.
                 layerByLayer += tiles * (tix[size_t(k)] * tiy[size_t(k)] * l.cin + wk +
                                          tox[size_t(k)] * toy[size_t(k)] * l.cout);
             }
@@ -368,9 +356,9 @@ class TstFlowFusion : public QObject {
     }
 
     // x 64×16×16 → A 3×3 pad 1 → 1 channel → B 3×3 pad 1 → 1 channel; output tile 4×4.
-    // Fused (Eq. 6): A's tile 6×6, its input 8×8×64 per tile, 16 tiles: 65536; weights 576 + 9;
-    // outputs 16·16 = 256 → 66377.
-    // Singletons with their own 4×4 grid, Tif = Nif, Tof = Nof (Eqs. 1-3):
+    // Fused (HWFF Eq. 6): A's tile 6×6, its input 8×8×64 per tile, 16 tiles: 65536; weights 576 +
+    // 9; outputs 16·16 = 256 → 66377.
+    // Singletons with their own 4×4 grid, Tif = Nif, Tof = Nof (HWFF Eq. 1-3):
     //   A: 6·6·64·16 = 36864 in, 576·16 = 9216 weights, 256 out → 46336;
     //   B: 6·6·1·16 = 576 in, 9·16 = 144 weights, 256 out → 976.  Sum 47312 < 66377.
     void fusionCanLoseToFreeSingletons() {
@@ -402,7 +390,7 @@ layers:
         QCOMPARE(singles, int64_t(47312));
     }
 
-    // §4.3.1 partitions: divisor-sized, inside the array, non-overlapping. On a 2×2 array with
+    // HWFF §4.3.1 partitions: divisor-sized, inside the array, non-overlapping. On a 2×2 array with
     // two layers the enumeration gives two side-by-side columns (widths 1 + 1, heights 1 or 2
     // each: 4) and two stacked rows (heights 1 + 1, widths 1 or 2 each: 4) → 8; the guillotine
     // packings of the whole array add the two halves in swapped assignment (layer 0 right or
@@ -470,7 +458,7 @@ layers:
         QVERIFY(enumerateSpatialPartitions(0, 8, 4).empty());
     }
 
-    // Spatial vs temporal through evaluate (MODELS.md §8), 8 columns × 4 rows, ox|oc:
+    // Spatial vs temporal through evaluate (docs/models/README.md), 8 columns × 4 rows, ox|oc:
     //   temporal: A ⌈10/8⌉·⌈8/4⌉·10·4·9 = 1440, B ⌈8/8⌉·⌈6/4⌉·8·8·9 = 1152 → Σ = 2592;
     //   spatial 4×4 + 4×4: A ⌈10/4⌉·2·360 = 2160, B ⌈8/4⌉·2·576 = 2304
     //   → max 2304 + A's fill ⌈2160/8 tiles⌉ = 270 → 2574.

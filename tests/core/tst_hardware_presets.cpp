@@ -127,9 +127,9 @@ void TestHardwarePresets::defaultHardwareIsBundled() {
     QCOMPARE(hw.name, std::string(kDefaultHardware));
 }
 
-// Optimus (seed 001) Table 2: on-chip buffer 128 KB, PE-array 16 × 16, RFs/PE 64 B,
+// Optimus Table 2: on-chip buffer 128 KB, PE-array 16 × 16, RFs/PE 64 B,
 // dataflow "O_w C_out" (parallel loops O_w and C_out), 16-bit fixed-point, 800 MHz;
-// §7.1: batch 4 unless otherwise specified, DRAM DDR3-800.
+// Optimus §7.1: batch 4 unless otherwise specified, DRAM DDR3-800.
 void TestHardwarePresets::optimusTable2() {
     LOAD_PRESET(hw, "optimus-default");
     QCOMPARE(hw.buffer.bytes, 128 * kKiB);
@@ -184,7 +184,8 @@ void TestHardwarePresets::optimusTable3() {
     QCOMPARE(hw.pe_array.rows, rows);
     QCOMPARE(hw.register_file.bytes_per_pe, int64_t(rfBytes));
     QCOMPARE(hw.buffer.bytes, bufferKB * kKiB);
-    // Everything Table 3 does not vary is Table 2's ("unless otherwise specified", §7.1).
+    // Everything Optimus Table 3 does not vary is Optimus Table 2's ("unless otherwise
+    // specified", Optimus §7.1).
     LOAD_PRESET(table2, "optimus-default");
     Hardware same = hw;
     same.name = table2.name;
@@ -204,8 +205,8 @@ void TestHardwarePresets::hwFlowFusionTables3And4_data() {
     QTest::addColumn<int>("rfBytes");
     QTest::addColumn<double>("macPj");
     QTest::addColumn<double>("bufferPj");
-    // HW-Flow-Fusion Table 3 (PEx, PEy, on-chip buffer kB, register file B, precision 8)
-    // and Table 4 (MAC 8 bit pJ, on-chip buffer access pJ; DRAM access 200.0 pJ for all).
+    // HWFF Table 3 (PEx, PEy, on-chip buffer kB, register file B, precision 8)
+    // and HWFF Table 4 (MAC 8 bit pJ, on-chip buffer access pJ; DRAM access 200.0 pJ for all).
     QTest::newRow("config1") << "hwff-config-1" << 32 << 16 << 512 << 512 << 1.75 << 26.70;
     QTest::newRow("config2") << "hwff-config-2" << 32 << 16 << 1536 << 512 << 1.75 << 78.16;
     QTest::newRow("config3") << "hwff-config-3" << 32 << 32 << 1536 << 512 << 1.75 << 78.16;
@@ -233,17 +234,17 @@ void TestHardwarePresets::hwFlowFusionTables3And4() {
     QCOMPARE(hw.buffer.energy.model, SramEnergyModel::constant);
     QCOMPARE(hw.buffer.energy.pj_per_access, bufferPj);
     QCOMPARE(hw.dram.energy_pj_per_word, 200.0);
-    // §5: batch size one, DRAM burst length 8 bytes; the MAC energy already holds the two
+    // HWFF §5: batch size one, DRAM burst length 8 bytes; the MAC energy already holds the two
     // RF reads and one RF write of each MAC, so an RF access adds nothing.
     QCOMPARE(hw.batch, 1);
     QCOMPARE(hw.dram.burst_bytes, int64_t(8));
     QCOMPARE(hw.register_file.pj_per_access, 0.0);
-    // Row-stationary, Table 2: PE set Pkx·Poy, Pif ≤ PEx ÷ Pkx, Pof ≤ PEy ÷ Poy, with the
-    // kernel factor being the kernel rows (Pky in Fig. 3): kernel rows and input channels
+    // Row-stationary, HWFF Table 2: PE set Pkx·Poy, Pif ≤ PEx ÷ Pkx, Pof ≤ PEy ÷ Poy, with the
+    // kernel factor being the kernel rows (Pky in HWFF Fig. 3): kernel rows and input channels
     // share the columns (PEx), output rows and output channels the rows (PEy).
     QVERIFY2(hw.pe_array.dataflow == df({LoopDim::ky, LoopDim::ic}, {LoopDim::oy, LoopDim::oc}),
              toString(hw.pe_array.dataflow).c_str());
-    // §4.3.2: a 512 B RF holds 384 B of weights, 24 B of inputs, 36 B of partial sums;
+    // HWFF §4.3.2: a 512 B RF holds 384 B of weights, 24 B of inputs, 36 B of partial sums;
     // larger RFs (configs 5, 6) keep those proportions (docs/presets.md).
     const int64_t scale = rfBytes / 512;
     QCOMPARE(int64_t(rfBytes) % 512, int64_t(0));
@@ -254,9 +255,9 @@ void TestHardwarePresets::hwFlowFusionTables3And4() {
     QVERIFY(!hw.cores.has_value());
 }
 
-// TSO (seed 002) §VI: NMP with 4 TLEs of 8 TLTs, each TLT with three 8 KB memories MB0-MB2,
-// 16-bit fixed point; §I: DDR3, 128 B bursts, ~14 ns to the first byte of a burst and about
-// as long for the remaining 127 bytes; Fig. 7: measured MAC roof 192 GMACs/s.
+// TSO §VI: NMP with 4 TLEs of 8 TLTs, each TLT with three 8 KB memories MB0-MB2,
+// 16-bit fixed point; TSO §I: DDR3, 128 B bursts, ~14 ns to the first byte of a burst and about
+// as long for the remaining 127 bytes; TSO Fig. 7: measured MAC roof 192 GMACs/s.
 void TestHardwarePresets::tsoNmp() {
     LOAD_PRESET(hw, "tso-nmp");
     QVERIFY(hw.cores.has_value());
@@ -265,24 +266,24 @@ void TestHardwarePresets::tsoNmp() {
     QCOMPARE(hw.cores->mb_bytes, (std::vector<int64_t>{8 * kKiB, 8 * kKiB, 8 * kKiB}));
     QCOMPARE(hw.precision.act_bits, 16);
     QCOMPARE(hw.precision.weight_bits, 16);
-    QCOMPARE(hw.precision.psum_bits, 16); // Eq. 2: OUT tiles (partial sums in MB2) at `type`
+    QCOMPARE(hw.precision.psum_bits, 16); // TSO Eq. 2: OUT tiles (partial sums in MB2) at `type`
     QCOMPARE(hw.dram.burst_bytes, int64_t(128));
     QVERIFY(near(casNanoseconds(hw), 14.0, 1e-9));
     // Transfer rate: ~127 B in ~14 ns (≈ 9.07 GB/s), rounded as docs/presets.md says.
     QVERIFY(near(hw.dram.bandwidth_bytes_per_cycle * hw.frequency_mhz * 1e6, 127.0 / 14e-9, 0.02));
-    // One PE per TLT core; peak MAC rate = the measured roof of Fig. 7.
+    // One PE per TLT core; peak MAC rate = the measured roof of TSO Fig. 7.
     QCOMPARE(hw.peCount(), int64_t(4 * 8));
     const double peakMacsPerSecond =
         double(hw.peCount()) * hw.pe_array.macs_per_pe_per_cycle * hw.frequency_mhz * 1e6;
     QVERIFY(near(peakMacsPerSecond, 192e9, 1e-9));
-    // The on-chip capacity is the sum of all TLT memories (no shared buffer, §IV-B).
+    // The on-chip capacity is the sum of all TLT memories (no shared buffer, TSO §IV-B).
     QCOMPARE(hw.buffer.bytes, int64_t(4 * 8 * 3) * 8 * kKiB);
-    // Eq. 6: T_CONV = T_MAC + T_DRAM + T_SW — compute and transfers add up.
+    // TSO Eq. 6: T_CONV = T_MAC + T_DRAM + T_SW — compute and transfers add up.
     QCOMPARE(hw.overlap, OverlapMode::serial);
 }
 
-// ConvFusion (seed 000) §VII-A: 40 nm, 16-bit; MAC 10.2 pJ; DDR3 70 pJ/bit × 16 bit =
-// 1120 pJ per access; single-bank SRAM E(s) = 0.012·√s + 4.61 pJ; §VII-C: RF 2.4 pJ.
+// ConvFusion §VII-A: 40 nm, 16-bit; MAC 10.2 pJ; DDR3 70 pJ/bit × 16 bit =
+// 1120 pJ per access; single-bank SRAM E(s) = 0.012·√s + 4.61 pJ; ConvFusion §VII-C: RF 2.4 pJ.
 void TestHardwarePresets::convFusion40nm() {
     LOAD_PRESET(hw, "convfusion-40nm");
     QCOMPARE(hw.precision.act_bits, 16);
@@ -294,13 +295,13 @@ void TestHardwarePresets::convFusion40nm() {
     QCOMPARE(hw.buffer.energy.b, 4.61);
     QCOMPARE(hw.buffer.banks, 1);
     QCOMPARE(hw.register_file.pj_per_access, 2.4);
-    // §VII-A has no register file: every MAC makes four SRAM accesses.
+    // ConvFusion §VII-A has no register file: every MAC makes four SRAM accesses.
     QCOMPARE(hw.register_file.bytes_per_pe, int64_t(0));
-    // The MAC energy is that of a multiplier and adder at 4 ns delay (§VII-A1): 250 MHz.
+    // The MAC energy is that of a multiplier and adder at 4 ns delay (ConvFusion §VII-A1): 250 MHz.
     QCOMPARE(hw.frequency_mhz, 1e3 / 4.0);
 }
 
-// ConvFusion §VII-B: E_SRAM(min(s, 16e4))·(1 + 3.05e-3·log⌈s/16e4⌉); §VII-C: a register
+// ConvFusion §VII-B: E_SRAM(min(s, 16e4))·(1 + 3.05e-3·log⌈s/16e4⌉); ConvFusion §VII-C: a register
 // file of 64 × 16b entries at 2.4 pJ per access.
 void TestHardwarePresets::convFusion40nmBanked() {
     LOAD_PRESET(hw, "convfusion-40nm-banked");
@@ -338,7 +339,7 @@ void TestHardwarePresets::roundTripEveryOptionalField() {
     QVERIFY(validate(hw).empty());
 
     const std::string text = writeHardwareYaml(hw);
-    // The keys INTERFACES.md names, in its order, each present once.
+    // The keys docs/file-formats.md names, in its order, each present once.
     const char* keys[] = {
         "format:",    "name:",    "description:", "frequency_mhz:", "batch:",
         "precision:", "dram:",    "buffer:",      "pe_array:",      "register_file:",
@@ -427,7 +428,7 @@ void TestHardwarePresets::dataflowPresetsRoundTrip_data() {
     QTest::addColumn<QList<int>>("cols");
     QTest::addColumn<QList<int>>("rows");
     auto d = [](LoopDim x) { return int(x); };
-    // MODELS.md §8 presets, plus the HW-Flow-Fusion Table 2 row-stationary mapping.
+    // docs/models/README.md presets, plus the HWFF Table 2 row-stationary mapping.
     QTest::newRow("optimus") << "ox|oc" << QList<int>{d(LoopDim::ox)} << QList<int>{d(LoopDim::oc)};
     QTest::newRow("weight-stationary")
         << "ic|oc" << QList<int>{d(LoopDim::ic)} << QList<int>{d(LoopDim::oc)};

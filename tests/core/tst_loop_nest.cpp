@@ -1,5 +1,5 @@
 // The loop nest behind a schedule (issue 7): ConvFusion Code 2 for a layer with loads and
-// stores at the store and compute levels and their volumes; Code 3 for a fused segment.
+// stores at the store and compute levels and their volumes; ConvFusion Code 3 for a fused segment.
 #include "models/evaluate.h"
 #include "teaching/loop_nest.h"
 #include "test_support.h"

@@ -509,7 +509,7 @@ class TestNetwork : public QObject {
                      "{name: fc, type: fc, inputs: [z], out_features: 4096}",
                      "{name: pool, type: pool, inputs: [p], kernel: 3, stride: 2, padding: 1}"}));
 
-        // ConvFusion Table 6 / MODELS.md §3 worked example: L2Net layer 2.
+        // ConvFusion Table 6 / docs/models/convfusion.md worked example: L2Net layer 2.
         LayerDims d = layerDims(n, n.find("conv2"));
         QCOMPARE(d.Dx, 16);
         QCOMPARE(d.Dy, 16);
@@ -541,7 +541,7 @@ class TestNetwork : public QObject {
         QCOMPARE(layerMacs(d), 1800); // 5*5*8*1*9
         QCOMPARE(layerWeights(d), 72);
 
-        // fc: kernel spans the 7x7 input (MODELS.md §1).
+        // fc: kernel spans the 7x7 input (docs/models/README.md).
         d = layerDims(n, n.find("fc"));
         QCOMPARE(d.Dx, 1);
         QCOMPARE(d.Dy, 1);

@@ -1,6 +1,7 @@
 // Network DAG utilities (network/dag.h): reachability, sequences (ConvFusion §V-A),
-// weak connectivity and the fusion cycle test (Optimus ISValid, Alg. 1 / Fig. 9); topological
-// ids and the canonical hash. Expected answers are read off the hand-drawn graphs below.
+// weak connectivity and the fusion cycle test (Optimus ISValid, Optimus Alg. 1 / Optimus Fig. 9);
+// topological ids and the canonical hash. Expected answers are read off the hand-drawn graphs
+// below.
 #include "net_text.h"
 #include "test_support.h"
 
@@ -148,7 +149,7 @@ class TestNetworkDag : public QObject {
         QVERIFY(!isWeaklyConnected(n, {}));
     }
 
-    // Optimus ISValid (seed 001, Alg. 1 L24-30, Fig. 9): a group is invalid when a path
+    // Optimus ISValid (Optimus Alg. 1 L24-30, Optimus Fig. 9): a group is invalid when a path
     // leaves it and re-enters it through an outside node.
     void fusingCycle() {
         const Network n = dag();
@@ -162,7 +163,7 @@ class TestNetworkDag : public QObject {
         // c -> d -> e: leaves at d, re-enters at e
         QVERIFY(C({"c", "e"}, &via));
         QCOMPARE(via, n.find("d"));
-        // c -> f -> g leaves through f (Fig. 9(b)-like: a bigger group, still invalid)
+        // c -> f -> g leaves through f (Optimus Fig. 9(b)-like: a bigger group, still invalid)
         via = kNoLayer;
         QVERIFY(C({"c", "d", "e", "g"}, &via));
         QCOMPARE(via, n.find("f"));

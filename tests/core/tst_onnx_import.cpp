@@ -118,7 +118,7 @@ class TestOnnxImport : public QObject {
         const Layer& fc = L(n, "fc1");
         QCOMPARE(std::string(toString(fc.type)), std::string("fc"));
         QCOMPARE(fc.out, (Shape{10, 1, 1}));
-        QCOMPARE(fc.kernel_h, 8); // an fc's kernel spans its input (MODELS.md §1)
+        QCOMPARE(fc.kernel_h, 8); // an fc's kernel spans its input (docs/models/README.md)
         QCOMPARE(fc.folded, (Folded{"softmax"}));
         QCOMPARE(n.find("prob"), n.find("fc1")); // folded names resolve to their carrier
 

@@ -1,8 +1,8 @@
-// Optimus (seed 001) against hand computation (docs/MODELS.md §7.1-7.3): ISValid on Figure 9
-// style DAGs (§4.3, Alg. 1 L24-30), the group memory cost of Eq. 3 with several inputs and
-// outputs (footnote 3), the ISOA decision of Alg. 2, the maximal t_h of Eq. 4 at a buffer
-// capacity worked out by hand, the recompute of ISOA operators, and the `optimus` strategy
-// through lf::evaluate (its DRAM split is Eq. 3's).
+// Optimus against hand computation (docs/models/optimus.md): ISValid on Optimus Fig. 9
+// style DAGs (Optimus §4.3, Optimus Alg. 1 L24-30), the group memory cost of Optimus Eq. 3 with
+// several inputs and outputs (footnote 3), the ISOA decision of Optimus Alg. 2, the maximal t_h of
+// Optimus Eq. 4 at a buffer capacity worked out by hand, the recompute of ISOA operators, and the
+// `optimus` strategy through lf::evaluate (its DRAM split is Optimus Eq. 3's).
 
 #include "models/evaluate.h"
 #include "models/optimus.h"
@@ -18,7 +18,7 @@ using namespace lf;
 
 namespace {
 
-// Figure 9(a) style: v0 forks into v1 and v2, which join in v3.
+// Optimus Fig. 9(a) style: v0 forks into v1 and v2, which join in v3.
 const char* kForkJoin = R"(format: layerfuse/network@1
 name: forkjoin
 inputs:
@@ -30,7 +30,7 @@ layers:
   - {name: v3, type: add, inputs: [v1, v2]}
 )";
 
-// Figure 9(b) style: a longer detour v0 → a → b → v5 next to v0 → v2 → v3 → v5.
+// Optimus Fig. 9(b) style: a longer detour v0 → a → b → v5 next to v0 → v2 → v3 → v5.
 const char* kDetour = R"(format: layerfuse/network@1
 name: detour
 inputs:
@@ -44,8 +44,8 @@ layers:
   - {name: v5, type: add, inputs: [b, v3]}
 )";
 
-// A chain for Alg. 2 / Eq. 4: 8×16×16 input, c1 3×3 (pad 1) → 32, c2 3×3 (pad 1) → 8,
-// c3 1×1 → 32. Weights 2304 + 2304 + 256 = 4864.
+// A chain for Optimus Alg. 2 / Optimus Eq. 4: 8×16×16 input, c1 3×3 (pad 1) → 32, c2 3×3 (pad 1) →
+// 8, c3 1×1 → 32. Weights 2304 + 2304 + 256 = 4864.
 const char* kChain = R"(format: layerfuse/network@1
 name: chain
 inputs:
@@ -123,7 +123,7 @@ class TstOptimus : public QObject {
         QVERIFY(cycle);
     }
 
-    // Eq. 3 on the chain {c1, c2}: |ifmap| = 8·256 = 2048, |ofmap(c2)| = 8·256 = 2048,
+    // Optimus Eq. 3 on the chain {c1, c2}: |ifmap| = 8·256 = 2048, |ofmap(c2)| = 8·256 = 2048,
     // Σ|param| = 2304 + 2304 = 4608, O_h = O_w = 16.
     void memoryCostEq3Chain() {
         const Network net = test::networkFromYaml(kChain);
@@ -176,12 +176,12 @@ layers:
                  int64_t(256 + 256 + 288));
     }
 
-    // Alg. 2 on the chain with T_c = 4. R(l, 1): c3 1, c2 1 (c3 is 1×1), c1 3 (both axes):
+    // Optimus Alg. 2 on the chain with T_c = 4. R(l, 1): c3 1, c2 1 (c3 is 1×1), c1 3 (both axes):
     //   c3: dp1 = 4·1 = 4,            dp0 = 32·1 = 32
     //   c2: dp1 = 4·1 + dp0(c3) = 36,  dp0 = 8·1 + min(4, 32) = 12
     //   c1: dp1 = 4·9 + dp0(c2) = 48,  dp0 = 32·9 + min(36, 12) = 300
     // → c1 uses ISOA, so c2 may not; c3 may again: φ = (1, 0, 1), t_c = (4, 8, 4).
-    // Eq. 4 with t_w = O_w = 16: fmap(t) = 8·min(t+4,16)·16 + 4·min(t+2,16)·16 + 8·t·16
+    // Optimus Eq. 4 with t_w = O_w = 16: fmap(t) = 8·min(t+4,16)·16 + 4·min(t+2,16)·16 + 8·t·16
     // + 4·t·16, i.e. 384·t + 640 for t ≤ 12: fmap(5) = 2560, fmap(6) = 2944.
     void isoaAndMaxTileChain() {
         const Network net = test::networkFromYaml(kChain);
@@ -208,21 +208,21 @@ layers:
         p = optimusPlan(net, hw, g, 2944 * 16);
         QCOMPARE(p.t_h, int64_t(6));
         QCOMPARE(p.memory_cost, int64_t(2048 + 8192 + 3 * 4864));
-        // The smallest tile min(T_h, O_h) = 1 needs fmap(1) = 1024: below it Eq. 4 has no
+        // The smallest tile min(T_h, O_h) = 1 needs fmap(1) = 1024: below it Optimus Eq. 4 has no
         // solution.
         p = optimusPlan(net, hw, g, 1024 * 16);
         QVERIFY(p.feasible);
         QCOMPARE(p.t_h, int64_t(1));
         p = optimusPlan(net, hw, g, 1024 * 16 - 1);
         QVERIFY(!p.feasible);
-        // A buffer for everything: whole map, weights resident, Eq. 3 with weights once.
+        // A buffer for everything: whole map, weights resident, Optimus Eq. 3 with weights once.
         p = optimusPlan(net, hw, g, int64_t(1) << 30);
         QVERIFY(p.weights_resident);
         QCOMPARE(p.t_h, int64_t(16));
         QCOMPARE(p.memory_cost, int64_t(2048 + 8192 + 4864));
         // Weights + fmap(1) = 4864 + 1024 = 5888 elements fit exactly; streaming would reach
         // t_h = 14 (fmap(14) = 5760 ≤ 5888 < fmap(15) = 5952) but pay the weights twice:
-        // resident at t_h = 1, Eq. 3 with weights once.
+        // resident at t_h = 1, Optimus Eq. 3 with weights once.
         p = optimusPlan(net, hw, g, 5888 * 16);
         QVERIFY(p.weights_resident);
         QCOMPARE(p.t_h, int64_t(1));
@@ -238,7 +238,7 @@ layers:
         QCOMPARE(p.memory_cost, int64_t(2048 + 8192 + 6 * 4864));
     }
 
-    // Alg. 2 on a diamond of 1×1 convs (R = 1 everywhere), T_c = 4:
+    // Optimus Alg. 2 on a diamond of 1×1 convs (R = 1 everywhere), T_c = 4:
     // p 8→32, q 32→8, r 32→8 (both from p), s = add(q, r) (8 channels).
     //   s: dp1 4, dp0 8;  q, r: dp1 4 + 8 = 12, dp0 8 + 4 = 12;  p: dp1 4 + 12 + 12 = 28,
     //   dp0 32 + 12 + 12 = 56 → p ISOA, q and r forced off, s free → ISOA (4 < 8).
@@ -259,7 +259,7 @@ layers:
         QCOMPARE(plan.tc, (std::vector<int64_t>{4, 8, 8, 4}));
     }
 
-    // Eq. 4's buffer counts an outside tensor once even when two members read it.
+    // Optimus Eq. 4's buffer counts an outside tensor once even when two members read it.
     // {v1, v2, v3} of the fork/join at t_h = 2 (T_c = 4 = C_out, so no ISOA):
     // v0 rows min(2+2, 8) · 8 cols · 4 ch = 128, + v1, v2, v3: 3 · 4·2·8 = 192 → 320.
     void fmapBufferSharedInput() {
@@ -273,8 +273,8 @@ layers:
     }
 
     // The `optimus` strategy through evaluate: buffer 5120 B = 2560 16-bit elements → the plan
-    // above (t_h = 5, 4 sub-groups, weights streamed). DRAM split = Eq. 3's terms.
-    // Recompute (§5.2: ISOA operators recompute their overlap): sub-groups produce c3 rows
+    // above (t_h = 5, 4 sub-groups, weights streamed). DRAM split = Optimus Eq. 3's terms.
+    // Recompute (Optimus §5.2: ISOA operators recompute their overlap): sub-groups produce c3 rows
     // [0,4] [5,9] [10,14] [15]; c2 (1×1 below) the same; c1 (3×3, pad 1 above c2) needs
     // [0,5] [4,10] [9,15] [14,15] = 6 + 7 + 7 + 2 = 22 rows of 16 → 6 extra rows:
     // 589824 · 6/16 = 221184 MACs. c3 is ISOA too but its sub-group tiles do not overlap.

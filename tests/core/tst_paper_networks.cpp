@@ -101,7 +101,7 @@ class TstPaperNetworks : public QObject {
         const Sums s = sums(net, true);
         QCOMPARE(s.convs, int64_t(16));
         QCOMPARE(s.weights + s.biases, int64_t(143667240)); // torchvision vgg19
-        // HW-Flow-Fusion's Tables 6-7 fuse POOL3 with CONV9 and POOL4 with CONV13.
+        // HW-Flow-Fusion's HWFF Tables 6-7 fuse POOL3 with CONV9 and POOL4 with CONV13.
         QCOMPARE(net.successors(net.find("pool3")).front(), net.find("conv9"));
         QCOMPARE(net.successors(net.find("pool4")).front(), net.find("conv13"));
         QCOMPARE(out(net, "conv16"), (Shape{512, 14, 14}));

@@ -198,6 +198,39 @@ class TstRepro : public QObject {
         QVERIFY(opened >= 10);
     }
 
+    // A row of spatial fusion opens the pairs fused spatially, one of temporal fusion the
+    // pairs fused temporally: each fused group's partition is of the row's kind.
+    void fusionRowsOpenTheirOwnPartitionKind() {
+        int checked = 0;
+        for (const PaperReport& p : reports_)
+            for (const Row& r : p.rows) {
+                const bool spatial = r.id.rfind("hwff.table5.spatial-", 0) == 0;
+                const bool temporal = r.id.rfind("hwff.table5.temporal-", 0) == 0;
+                if (!spatial && !temporal) continue;
+                QVERIFY2(r.open && r.open->schedule, r.id.c_str());
+                int fused = 0;
+                for (const FusionGroup& g : r.open->schedule->groups) {
+                    if (g.layers.size() < 2) continue;
+                    ++fused;
+                    QCOMPARE(g.partition.kind,
+                             spatial ? PartitionKind::spatial : PartitionKind::temporal);
+                }
+                QVERIFY2(fused == 6, r.id.c_str()); // the six pairs of HWFF Tables 6-7
+                // The set-up says which pairs exceed the buffer, as the opened schedule shows.
+                auto t = loadTarget(*r.open);
+                QVERIFY(t.ok());
+                const Metrics m = evaluate(t->network, t->hardware, t->schedule);
+                bool allFit = true;
+                for (const GroupMetrics& g : m.groups)
+                    allFit = allFit && g.fits;
+                QVERIFY2(r.setup.find(allFit ? "every pair fits" : "no tile fits") !=
+                             std::string::npos,
+                         r.setup.c_str());
+                ++checked;
+            }
+        QCOMPARE(checked, 12); // energy, latency, volume × temporal, spatial × two networks
+    }
+
     void cancelStopsAtOnce() {
         std::atomic<bool> stop{true};
         ReproOptions opt;

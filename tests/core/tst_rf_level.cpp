@@ -73,7 +73,7 @@ class TestRfLevel : public QObject {
         QCOMPARE(axisUnrolling({}, 32), (std::vector<int64_t>{}));
     }
 
-    // The unrolling gives the array model's cycles (MODELS.md §8) for every conv of ResNet-18
+    // The unrolling gives the array model's cycles (docs/models) for every conv of ResNet-18
     // and MobileNetV2 on the row-stationary hwff-config-1 and on optimus-default's ox|oc.
     void unrollingGivesTheArrayModelsCycles() {
         for (const char* hwName : {"hwff-config-1", "optimus-default"}) {

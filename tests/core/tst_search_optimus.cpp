@@ -1,9 +1,9 @@
-// Optimus DP fuser (seed 001 Alg. 1, §6; docs/MODELS.md §7.4) against brute force: on random
-// DAGs of up to 10 operators with forks and joins, the DP's cost equals the minimum over
+// Optimus DP fuser (Optimus Alg. 1, Optimus §6; docs/models/optimus.md) against brute force: on
+// random DAGs of up to 10 operators with forks and joins, the DP's cost equals the minimum over
 // every partition into valid groups (each group costed by the model, lf::optimusPlan); on a
-// chain of n operators it forms exactly n(n+1)/2 groups (Table 5: VGG's 13 conv + 5 pool
+// chain of n operators it forms exactly n(n+1)/2 groups (Optimus Table 5: VGG's 13 conv + 5 pool
 // operators → 171); the fast coster equals lf::optimusPlan; the on-line variant keeps its
-// rules; Alg. 3's table holds a hand-computed entry; cancellation stops the search.
+// rules; Optimus Alg. 3's table holds a hand-computed entry; cancellation stops the search.
 
 #include "models/evaluate.h"
 #include "models/optimus.h"
@@ -113,7 +113,7 @@ double bruteForce(const Network& net, const Hardware& hw, int64_t capBits) {
             if (members.size() == 1) cost[m] = 0; // a concat alone moves nothing
             continue;
         }
-        if (!optimusValidity(net, members).empty()) continue; // MODELS.md §7.1
+        if (!optimusValidity(net, members).empty()) continue; // docs/models/optimus.md
         const OptimusPlan p = optimusPlan(net, hw, members, capBits);
         if (!p.feasible && members.size() > 1) continue;
         cost[m] = double(p.memory_cost);
@@ -184,7 +184,8 @@ class TstSearchOptimus : public QObject {
                 opt.online = online;
                 opt.max_group_size = online ? n : 0;
                 const OptimusFuserResult r = optimusFuse(net, hw, opt);
-                QCOMPARE(r.groups_evaluated, int64_t(n) * (n + 1) / 2); // §4.4, Table 5
+                // Optimus §4.4, Optimus Table 5.
+                QCOMPARE(r.groups_evaluated, int64_t(n) * (n + 1) / 2);
             }
         }
     }
@@ -276,7 +277,7 @@ class TstSearchOptimus : public QObject {
     }
 
     void lookupTableHandComputed() {
-        // Two 3×3 convs (pad 1) on 4×8×8, 4 channels each. Alg. 3 line 4 for {c0} at
+        // Two 3×3 convs (pad 1) on 4×8×8, 4 channels each. Optimus Alg. 3 line 4 for {c0} at
         // t_h = t_w = ⌈8/4⌉ = 2: the outside input 4 ch × ((2−1)+3) × 4 = 64, c0's output
         // 4 × 2 × 2 = 16 (T_c = 16 ≥ C_out: no ISOA, t_c = C_out) → 80 elements × 16 bits.
         // {c1} alike → memo[1] = 1280 bits. {c0, c1}: c1 out 16, c0 out 4 × 4 × 4 = 64, input
@@ -302,7 +303,7 @@ class TstSearchOptimus : public QObject {
             const Metrics m = evaluate(net, hw, r.schedule);
             const Metrics d = evaluate(net, hw, defaultSchedule(net, hw));
             if (s == Strategy::optimus) {
-                // Eq. 3 summed over the scheme is what evaluate reports for the groups.
+                // Optimus Eq. 3 summed over the scheme is what evaluate reports for the groups.
                 QCOMPARE(double(m.totals.dram_accesses), r.cost);
                 QVERIFY(m.totals.dram_accesses < d.totals.dram_accesses);
             }

@@ -1,4 +1,4 @@
-// ConvFusion exploration (seed 000 §V-A; docs/MODELS.md §10): the fast single-layer
+// ConvFusion exploration (ConvFusion §V-A; docs/models/convfusion.md): the fast single-layer
 // evaluator equals the closed form; no front point is dominated and every point rebuilds to
 // a schedule that evaluate() costs the same; on a tiny network the front equals the brute-
 // force front of every raw per-layer schedule (24 orders × every tile × every level
@@ -162,14 +162,14 @@ class TstSearchPareto : public QObject {
         s.compute = {Level::l1, Level::l4, Level::tile};
         QVERIFY(!inLevelSpace(s, false, LevelSpace::sound));
         QVERIFY(inLevelSpace(s, false, LevelSpace::legal));
-        // ... and accepts the paper's Fig. 2 rotating buffer (SL_X = yi, CL_X = xi).
+        // ... and accepts the paper's ConvFusion Fig. 2 rotating buffer (SL_X = yi, CL_X = xi).
         s.store = {Level::l2, Level::l4, Level::tile};
         s.compute = {Level::l3, Level::l4, Level::tile};
         QVERIFY(inLevelSpace(s, false, LevelSpace::sound));
     }
 
     void buffersGrowWithTiles() {
-        // The branch and bound of MODELS.md §10 rests on this.
+        // The branch and bound of docs/models/convfusion.md rests on this.
         std::mt19937 rng(11);
         const Network net = test::bundledNetwork("resnet50");
         for (LayerId id : net.computeIds()) {
@@ -245,7 +245,8 @@ class TstSearchPareto : public QObject {
         const LayerDims da = layerDims(net, a), db = layerDims(net, b);
         for (LevelSpace space : {LevelSpace::legal, LevelSpace::sound}) {
             Schedule work = defaultSchedule(net, hw);
-            // The segment model of MODELS.md §4 (batch 1: evaluate adds nothing to these).
+            // The segment model of docs/models/convfusion.md (batch 1: evaluate adds nothing to
+            // these).
             auto groupCost = [&](std::vector<LayerId> layers, bool resident) {
                 FusionGroup g;
                 g.name = "g";
@@ -267,7 +268,8 @@ class TstSearchPareto : public QObject {
                         work.layers[size_t(layer)] = s;
                         out->push_back(groupCost({layer}, resident));
                     }
-            // Sum and max are monotone: the singles' own fronts make every Pareto sum (§V-A).
+            // Sum and max are monotone: the singles' own fronts make every Pareto sum
+            // (ConvFusion §V-A).
             auto front3 = [](const std::vector<Pt>& v) {
                 std::vector<Pt> out;
                 for (uint32_t k : paretoIndices<3>(v.size(), [&](size_t j) {

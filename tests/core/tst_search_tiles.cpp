@@ -1,4 +1,4 @@
-// Tile optimizer (docs/MODELS.md §10): the single-layer coster equals evaluate()'s figures
+// Tile optimizer (docs/models/convfusion.md): the single-layer coster equals evaluate()'s figures
 // for a group of one; the optimizer is never worse than 1,000 random legal schedules that
 // fit, for every objective; the buffer bound holds; groups improve on their default tiles;
 // a cancelled search says so.
@@ -21,7 +21,7 @@ using namespace lf;
 
 namespace {
 
-// A random legal schedule (MODELS.md §2) of a layer in `space`, tiles from `tiles`.
+// A random legal schedule (docs/models/README.md) of a layer in `space`, tiles from `tiles`.
 LayerSchedule randomSchedule(std::mt19937& rng, const LayerDims& d, LevelSpace space,
                              TileSet tiles = TileSet::all) {
     LayerSchedule s;

@@ -1,6 +1,6 @@
-// TSO slicing search (seed 002 Algs. 1-3; docs/MODELS.md §8): the reduced tile loops find the
-// same best time as Alg. 3's full triple loop; the chosen tiles meet Eq. 2 and their time is
-// Eq. 6 from Eqs. 3-5, 7-9 recomputed here; one choice per conv of a multicore preset; no
+// TSO slicing search (TSO Alg. 1-3; docs/models/tso.md): the reduced tile loops find the
+// same best time as TSO Alg. 3's full triple loop; the chosen tiles meet TSO Eq. 2 and their time
+// is TSO Eq. 6 from TSO Eq. 3-5, 7-9 recomputed here; one choice per conv of a multicore preset; no
 // choices without cores; the burst-aware search is never slower under the burst model.
 
 #include "models/tso_latency.h"
@@ -60,13 +60,13 @@ class TstSearchTso : public QObject {
             const TsoConv conv = tsoConv(layerDims(net, c.id));
             const TsoTile& t = c.tile;
             const int64_t kk = conv.K * conv.K;
-            // Eq. 2 (WS loads whole filters: all N channels).
+            // TSO Eq. 2 (WS loads whole filters: all N channels).
             QVERIFY(t.tn * tsoTileH(conv, t.tr) * tsoTileL(conv, t.tc) * bytes <=
                     hw.cores->mb_bytes[0]);
             QVERIFY(t.tm * (c.schedule == TltSchedule::ws ? conv.N : t.tn) * kk * bytes <=
                     hw.cores->mb_bytes[1]);
             QVERIFY(t.tm * t.tr * t.tc * bytes <= hw.cores->mb_bytes[2]);
-            // Eq. 6 = Eqs. 7-8 + Eq. 9.
+            // TSO Eq. 6 = TSO Eq. 7-8 + TSO Eq. 9.
             const TleSlice slice = tleSlicing(c.partition, conv, hw.cores->tle);
             QCOMPARE(slice.rows, c.slice.rows);
             QCOMPARE(slice.filters, c.slice.filters);
@@ -90,7 +90,7 @@ class TstSearchTso : public QObject {
 
     void burstModelPrefersItsOwnChoice() {
         // The burst-aware search minimizes the burst-aware time, so its choice is at least as
-        // fast under that model as the volume-only search's choice (TSO §VI, Fig. 5).
+        // fast under that model as the volume-only search's choice (TSO §VI, TSO Fig. 5).
         const Hardware hw = test::bundledHardware("tso-nmp");
         const Network net = test::bundledNetwork("squeezenet1.0");
         TsoSearchOptions noburst;
@@ -111,8 +111,8 @@ class TstSearchTso : public QObject {
         }
     }
 
-    // §VI "Fixed TLE/TLT partitioning": a fixed strategy restricts Alg. 1 to it; the best of
-    // the three fixed runs is the unrestricted optimum; tsoSlicingTime re-costs a choice to
+    // TSO §VI "Fixed TLE/TLT partitioning": a fixed strategy restricts TSO Alg. 1 to it; the best
+    // of the three fixed runs is the unrestricted optimum; tsoSlicingTime re-costs a choice to
     // the search's own time, and a TSO-noburst choice timed with bursts is never faster than
     // TSO-burst's (WS included).
     void fixedStrategiesAndRetiming() {

@@ -1,5 +1,5 @@
-// Stoutchinin buffering-level engine (seed 003 §IV, docs/MODELS.md §5): the paper's own
-// numbers, and agreement with the ConvFusion closed form (seed 000 §IV) on every schedule both
+// Stoutchinin buffering-level engine (Stoutchinin §IV, docs/models/stoutchinin.md): the paper's own
+// numbers, and agreement with the ConvFusion closed form (ConvFusion §IV) on every schedule both
 // express — input, weight, final-output and partial-sum traffic must be equal.
 //
 // Schedule classes where the two legitimately differ (one explicit test each below):
@@ -10,17 +10,17 @@
 //     output); Stoutchinin's O leaves the buffer after every iteration of its store loop, so
 //     every output is visited D_i times (2·D_i − 1 accesses) — which the brute-force walk
 //     confirms when Y is evicted at its store level.
-//  3. Buffer footprints: Eq. 2 always folds (a loop that carries the array needs only one
-//     iteration's footprint), so B equals ConvFusion's Buf folded at CL = the first loop at or
+//  3. Buffer footprints: Stoutchinin Eq. 2 always folds (a loop that carries the array needs only
+//     one iteration's footprint), so B equals ConvFusion's Buf folded at CL = the first loop at or
 //     below the buffering level that carries the array; ConvFusion never folds the kernel
 //     loops, so when that loop is LFY/LFX (or none) Stoutchinin's buffer is smaller.
 //  4. Buffering above the tile loops (reusing the halo between x tiles): Stoutchinin places a
-//     buffering level on any loop; ConvFusion's store level stops at `tile` (§III-C).
-//  5. Kernel loops not innermost (the HWC schedule of Fig. 8): ConvFusion's kernel loops sit
-//     below every tiled loop; Stoutchinin can buffer a single kernel row.
+//     buffering level on any loop; ConvFusion's store level stops at `tile` (ConvFusion §III-C).
+//  5. Kernel loops not innermost (the HWC schedule of Stoutchinin Fig. 8): ConvFusion's kernel
+//     loops sit below every tiled loop; Stoutchinin can buffer a single kernel row.
 //  6. Tiles that do not divide their dimension: ConvFusion counts D_d iterations for a loop at
 //     or above the store level, the loop nest T_d·⌈D_d/T_d⌉ (the paper's "small
-//     overestimation", §V-C).
+//     overestimation", Stoutchinin §V-C).
 //  7. Transposed-conv and resize windows: not an affine y·S + k index; refused.
 
 #include "loopnest_sim.h"
@@ -43,33 +43,6 @@ namespace {
 
 constexpr std::array<Level, 5> kLevels{Level::tile, Level::l1, Level::l2, Level::l3, Level::l4};
 
-LayerDims convDims(int64_t Dx, int64_t Dy, int64_t Dz, int64_t Di, int64_t Dm, int64_t Dn,
-                   int64_t Sx, int64_t Sy, int64_t G = 1) {
-    LayerDims d;
-    d.Dx = Dx;
-    d.Dy = Dy;
-    d.Dz = Dz;
-    d.Di = Di;
-    d.Dm = d.Em = Dm;
-    d.Dn = d.En = Dn;
-    d.Sx = Sx;
-    d.Sy = Sy;
-    d.G = G;
-    d.in_w = (Dx - 1) * Sx + Dm;
-    d.in_h = (Dy - 1) * Sy + Dn;
-    return d;
-}
-
-LayerSchedule schedule(const std::array<Dim, 4>& order, const std::array<int64_t, 4>& tile,
-                       std::array<Level, 3> sl, std::array<Level, 3> cl) {
-    LayerSchedule s;
-    s.order = order;
-    s.tile = tile;
-    s.store = sl;
-    s.compute = cl;
-    return s;
-}
-
 StCost costOf(const LayerDims& d, const LayerSchedule& s) {
     auto nest = stoutchininNest(d, s, false);
     if (!nest) qFatal("conversion refused: %s", nest.error().message.c_str());
@@ -86,8 +59,8 @@ struct PaperNest {
     int at(size_t printedIndex) const { return int(nest.loops.size() - 1 - printedIndex); }
 };
 
-// AlexNet layer 2 of Appendix B (Table IV): H = 55, E = 27, C = 96, M = 256, 5x5, stride 2
-// (the input is padded: (E−1)·S + R = 57 > H, and padding is never moved).
+// AlexNet layer 2 of Stoutchinin Appendix B (Stoutchinin Table IV): H = 55, E = 27, C = 96, M =
+// 256, 5x5, stride 2 (the input is padded: (E−1)·S + R = 57 > H, and padding is never moved).
 void alexNet2(StNest& n) {
     n.Sx = n.Sy = 2;
     n.M = 256;
@@ -97,7 +70,7 @@ void alexNet2(StNest& n) {
     n.R_x = n.R_y = 5;
 }
 
-// Fig. 2, the canonical nest: LOF, LIF, LSY, LSX, LFY, LFX (outermost first).
+// Stoutchinin Fig. 2, the canonical nest: LOF, LIF, LSY, LSX, LFY, LFX (outermost first).
 PaperNest canonical(int64_t M, int64_t C, int64_t E, int64_t R) {
     return PaperNest({{StAxis::of, M},
                       {StAxis::in, C},
@@ -153,8 +126,8 @@ int64_t bufferOf(const CfLayerCost& c, Arr a) {
 }
 
 // One schedule through both engines (and the walk, when given): traffic equal, except the
-// partial sums of class 2 (as documented); Eq. 2's buffer equal to ConvFusion's folded at the
-// first carrying loop, or (class 3b) at most ConvFusion's deepest fold.
+// partial sums of class 2 (as documented); Stoutchinin Eq. 2's buffer equal to ConvFusion's folded
+// at the first carrying loop, or (class 3b) at most ConvFusion's deepest fold.
 void compareEngines(const LayerDims& d, const LayerSchedule& s, const test::LoopNestSim* sim,
                     Agreement& a, ClassCounts& counts) {
     const CfLayerCost cf = convFusionLayer(d, s, false);
@@ -208,26 +181,15 @@ int64_t largestDivisor(int64_t n, int64_t cap) {
     return 1;
 }
 
-int64_t randomDivisor(std::mt19937_64& rng, int64_t n) {
-    std::vector<int64_t> divs;
-    for (int64_t k = 1; k <= n; ++k)
-        if (n % k == 0) divs.push_back(k);
-    return divs[std::uniform_int_distribution<size_t>(0, divs.size() - 1)(rng)];
-}
-
-int64_t uniform(std::mt19937_64& rng, int64_t lo, int64_t hi) {
-    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-}
-
 } // namespace
 
 class TestStoutchinin : public QObject {
     Q_OBJECT
 
   private slots:
-    // §II-A: taking full advantage of reuse in the canonical nest of AlexNet-2 needs the whole
-    // input (I buffered at LOF), one output map (O at LIF) and one kernel (W at LSY): at one
-    // byte per element this "exceeds 284 kB" (read as KiB, 1024 B); every element moves once.
+    // Stoutchinin §II-A: taking full advantage of reuse in the canonical nest of AlexNet-2 needs
+    // the whole input (I buffered at LOF), one output map (O at LIF) and one kernel (W at LSY): at
+    // one byte per element this "exceeds 284 kB" (read as KiB, 1024 B); every element moves once.
     void paperAlexNet2FullReuseExceeds284kB() {
         PaperNest p = canonical(256, 96, 27, 5);
         alexNet2(p.nest);
@@ -245,9 +207,9 @@ class TestStoutchinin : public QObject {
         QCOMPARE(c.t_o_acc, int64_t(0));
     }
 
-    // §II-A/B: buffering I at LSY keeps R lines (H × R elements, §II-B) and then "every input
-    // feature map pixel will need to be re-loaded M times" — ×256 for AlexNet-2. O buffered at
-    // LFY needs a single element (§II-B).
+    // Stoutchinin §II-A/B: buffering I at LSY keeps R lines (H × R elements, Stoutchinin §II-B) and
+    // then "every input feature map pixel will need to be re-loaded M times" — ×256 for AlexNet-2.
+    // O buffered at LFY needs a single element (Stoutchinin §II-B).
     void paperAlexNet2RLinesReloadM() {
         PaperNest p = canonical(256, 96, 27, 5);
         alexNet2(p.nest);
@@ -258,8 +220,9 @@ class TestStoutchinin : public QObject {
         QCOMPARE(c.buffer[size_t(StArray::O)], int64_t(1));
     }
 
-    // §II-C, Fig. 3: with LIF outside LSY, buffering I at LIF keeps h × R elements (h = the
-    // input tile width); swapping LIF and LOF makes the reuse distance mss and needs h × h.
+    // Stoutchinin §II-C, Stoutchinin Fig. 3: with LIF outside LSY, buffering I at LIF keeps h × R
+    // elements (h = the input tile width); swapping LIF and LOF makes the reuse distance mss and
+    // needs h × h.
     void paperTiledLifLofSwap() {
         const int64_t iss = 9, jss = 9, mss = 32, css = 16;
         const int64_t h = (jss - 1) * 2 + 5; // 21
@@ -283,8 +246,8 @@ class TestStoutchinin : public QObject {
         QCOMPARE(fig3(true), h * h);
     }
 
-    // Table III on the canonical nest: reuse distances of W across LSX (E), of O across LFX
-    // (R) and LIF (C), of I across LOF (M); I across LSX tends to R (S = 1, large E).
+    // Stoutchinin Table III on the canonical nest: reuse distances of W across LSX (E), of O across
+    // LFX (R) and LIF (C), of I across LOF (M); I across LSX tends to R (S = 1, large E).
     void paperReuseDistancesTableIII() {
         PaperNest p = canonical(8, 6, 1000, 3);
         const auto I = stoutchininLevels(p.nest, StArray::I);
@@ -298,16 +261,16 @@ class TestStoutchinin : public QObject {
         QCOMPARE(I[size_t(p.at(0))].reuse_distance, 8.0);
         QCOMPARE(I[size_t(p.at(5))].reuse_distance, 1.0); // LFX: inner loop of its pair
         QVERIFY(std::abs(I[size_t(p.at(3))].reuse_distance - 3.0) < 0.01);
-        // Table II: carrying loops of each array.
+        // Stoutchinin Table II: carrying loops of each array.
         QVERIFY(I[size_t(p.at(3))].carries && I[size_t(p.at(0))].carries);
         QVERIFY(!I[size_t(p.at(1))].carries && !I[size_t(p.at(5))].carries);
         QVERIFY(W[size_t(p.at(2))].carries && !W[size_t(p.at(4))].carries);
         QVERIFY(O[size_t(p.at(1))].carries && !O[size_t(p.at(3))].carries);
     }
 
-    // §V-C, Fig. 11 (HWCE): one pair of input/output maps at a time; the weights of that pair
-    // are buffered (R·R), O only while one kernel is applied (1 element), I in a line buffer of
-    // R lines of the stripe; every output is re-accumulated once per input map.
+    // Stoutchinin §V-C, Stoutchinin Fig. 11 (HWCE): one pair of input/output maps at a time; the
+    // weights of that pair are buffered (R·R), O only while one kernel is applied (1 element), I in
+    // a line buffer of R lines of the stripe; every output is re-accumulated once per input map.
     void paperHwceBuffers() {
         const int64_t E = 13, C = 384, M = 384, R = 3, jss = 13, iss = 13;
         PaperNest p({{StAxis::sx, E / jss, jss, true},
@@ -327,22 +290,22 @@ class TestStoutchinin : public QObject {
         QCOMPARE(c.buffer[size_t(StArray::I)], R * ((jss - 1) + R));
         QCOMPARE(c.t_o_final, E * E * M);
         QCOMPARE(c.t_o_acc, 2 * (C - 1) * E * E * M);
-        // Eq. 4: partial sums weighed at their own precision (8-bit data, 32-bit sums).
+        // Stoutchinin Eq. 4: partial sums weighed at their own precision (8-bit data, 32-bit sums).
         QCOMPARE(c.bytes(8, 8, 32), double(c.t_in + c.t_w + c.t_o_final) + 4.0 * double(c.t_o_acc));
     }
 
-    // MODELS.md §3 worked example through the second engine.
+    // docs/models/convfusion.md worked example through the second engine.
     void workedExampleTraffic() {
-        const LayerDims d = convDims(16, 16, 4, 4, 3, 3, 1, 1);
+        const LayerDims d = test::convDims(16, 16, 4, 4, 3, 3, 1, 1);
         const LayerSchedule s =
-            schedule(kAllDims, {4, 4, 4, 4}, {Level::l2, Level::l2, Level::tile},
-                     {Level::l2, Level::l2, Level::tile});
+            test::layerSchedule(kAllDims, {4, 4, 4, 4}, {Level::l2, Level::l2, Level::tile},
+                                {Level::l2, Level::l2, Level::tile});
         const StCost c = costOf(d, s);
         QCOMPARE(c.t_in, int64_t(18432));
         QCOMPARE(c.t_w, int64_t(2304));
         QCOMPARE(c.t_o_final + c.t_o_acc, int64_t(1024));
         QCOMPARE(c.footprint[size_t(StArray::I)], int64_t(72)); // Vol_X
-        QCOMPARE(c.buffer[size_t(StArray::I)], int64_t(36));    // folded at xi (Eq. 2)
+        QCOMPARE(c.buffer[size_t(StArray::I)], int64_t(36));    // folded at xi (Stoutchinin Eq. 2)
         // l1 = zi does not carry W, yi does: one yi iteration's weights, T_i·9 (ConvFusion's
         // Buf_W folded at CL = yi), where the unfolded Buf_W is 144.
         QCOMPARE(c.buffer[size_t(StArray::W)], int64_t(36));
@@ -358,17 +321,19 @@ class TestStoutchinin : public QObject {
         for (int n = 0; n < 400; ++n) {
             const int64_t G = n % 8 == 0 ? 2 : 1;
             const bool wide = n % 4 == 1; // stride > kernel: both count the bounding box
-            const int64_t Dm = uniform(rng, 1, wide ? 2 : 3), Dn = uniform(rng, 1, wide ? 2 : 3);
-            const int64_t Sx =
-                wide ? uniform(rng, Dm + 1, 3) : uniform(rng, 1, std::min<int64_t>(2, Dm));
-            const int64_t Sy =
-                wide ? uniform(rng, Dn + 1, 3) : uniform(rng, 1, std::min<int64_t>(2, Dn));
+            const int64_t Dm = test::uniformInt(rng, 1, wide ? 2 : 3),
+                          Dn = test::uniformInt(rng, 1, wide ? 2 : 3);
+            const int64_t Sx = wide ? test::uniformInt(rng, Dm + 1, 3)
+                                    : test::uniformInt(rng, 1, std::min<int64_t>(2, Dm));
+            const int64_t Sy = wide ? test::uniformInt(rng, Dn + 1, 3)
+                                    : test::uniformInt(rng, 1, std::min<int64_t>(2, Dn));
             const LayerDims d =
-                convDims(uniform(rng, 1, 8), uniform(rng, 1, 8), G * uniform(rng, 1, 4),
-                         G * uniform(rng, 1, 4), Dm, Dn, Sx, Sy, G);
-            const std::array<int64_t, 4> tile{randomDivisor(rng, d.Dz / G),
-                                              randomDivisor(rng, d.Dy), randomDivisor(rng, d.Dx),
-                                              randomDivisor(rng, d.Di / G)};
+                test::convDims(test::uniformInt(rng, 1, 8), test::uniformInt(rng, 1, 8),
+                               G * test::uniformInt(rng, 1, 4), G * test::uniformInt(rng, 1, 4), Dm,
+                               Dn, Sx, Sy, G);
+            const std::array<int64_t, 4> tile{
+                test::randomDivisor(rng, d.Dz / G), test::randomDivisor(rng, d.Dy),
+                test::randomDivisor(rng, d.Dx), test::randomDivisor(rng, d.Di / G)};
             std::array<Dim, 4> order = kAllDims;
             do {
                 std::optional<test::LoopNestSim> sim;
@@ -377,8 +342,9 @@ class TestStoutchinin : public QObject {
                     for (Level w : kLevels)
                         for (Level y : kLevels)
                             if (y >= std::max(x, w))
-                                compareEngines(d, schedule(order, tile, {x, y, w}, {x, y, w}),
-                                               sim ? &*sim : nullptr, a, counts);
+                                compareEngines(
+                                    d, test::layerSchedule(order, tile, {x, y, w}, {x, y, w}),
+                                    sim ? &*sim : nullptr, a, counts);
             } while (std::next_permutation(order.begin(), order.end()));
         }
         QVERIFY2(a.failures == 0, a.summary().c_str());
@@ -386,9 +352,9 @@ class TestStoutchinin : public QObject {
         QVERIFY(counts.bufferMapped > 1000 && counts.bufferKernel > 1000);
     }
 
-    // The CNN layers of Appendix B (Tables IV-VI: AlexNet, ZFNet, VGG, Inception v3, ResNet),
-    // padded and strided as listed, every order and store level, tiles the largest divisors
-    // up to 8 (x, y) and 16 (z, i).
+    // The CNN layers of Stoutchinin Appendix B (Stoutchinin Tables IV-VI: AlexNet, ZFNet, VGG,
+    // Inception v3, ResNet), padded and strided as listed, every order and store level, tiles the
+    // largest divisors up to 8 (x, y) and 16 (z, i).
     void agreesOnAppendixBLayers() {
         Agreement a;
         ClassCounts counts;
@@ -406,8 +372,8 @@ class TestStoutchinin : public QObject {
                 std::array<Dim, 4> order = kAllDims;
                 do {
                     for (Level l : kLevels)
-                        compareEngines(d, schedule(order, tile, {l, l, l}, {l, l, l}), nullptr, a,
-                                       counts);
+                        compareEngines(d, test::layerSchedule(order, tile, {l, l, l}, {l, l, l}),
+                                       nullptr, a, counts);
                 } while (std::next_permutation(order.begin(), order.end()));
             }
         }
@@ -417,8 +383,8 @@ class TestStoutchinin : public QObject {
 
     // Class 1 and 7: what the converter refuses.
     void refusesFusedAndNonAffine() {
-        const LayerDims d = convDims(8, 8, 4, 4, 3, 3, 1, 1);
-        const LayerSchedule s = schedule(kAllDims, {4, 4, 4, 4}, {}, {});
+        const LayerDims d = test::convDims(8, 8, 4, 4, 3, 3, 1, 1);
+        const LayerSchedule s = test::layerSchedule(kAllDims, {4, 4, 4, 4}, {}, {});
         auto fused = stoutchininNest(d, s, true);
         QVERIFY(!fused.ok());
         QVERIFY(fused.error().message.find("fused") != std::string::npos);
@@ -432,10 +398,11 @@ class TestStoutchinin : public QObject {
     // 8·8·2·(2·2 − 1) = 384; Stoutchinin visits every output once per input channel:
     // 128·(2·4 − 1) = 896, as the walk that evicts Y after each xi iteration.
     void psumSpillInsideAnITile() {
-        const LayerDims d = convDims(8, 8, 2, 4, 3, 3, 1, 1);
+        const LayerDims d = test::convDims(8, 8, 2, 4, 3, 3, 1, 1);
         const std::array<Dim, 4> order{Dim::z, Dim::y, Dim::i, Dim::x};
-        const LayerSchedule s = schedule(order, {2, 4, 4, 2}, {Level::l4, Level::l4, Level::l4},
-                                         {Level::l4, Level::l4, Level::l4});
+        const LayerSchedule s =
+            test::layerSchedule(order, {2, 4, 4, 2}, {Level::l4, Level::l4, Level::l4},
+                                {Level::l4, Level::l4, Level::l4});
         QCOMPARE(convFusionLayer(d, s, false).accY(), int64_t(384));
         const StCost c = costOf(d, s);
         QCOMPARE(c.t_o_final + c.t_o_acc, int64_t(896));
@@ -445,11 +412,13 @@ class TestStoutchinin : public QObject {
 
     // Class 3: SL = l4 (ii, order z,y,x,i) puts the buffering level on LFY. Inside one output
     // pixel and one input channel no kernel loop carries I or W (each operand is used once),
-    // so Eq. 2 streams them through one element, while ConvFusion keeps the D_m·D_n window.
+    // so Stoutchinin Eq. 2 streams them through one element, while ConvFusion keeps the D_m·D_n
+    // window.
     void bufferFoldsBelowTheKernelLoops() {
-        const LayerDims d = convDims(8, 8, 2, 4, 3, 3, 1, 1);
-        const LayerSchedule s = schedule(kAllDims, {2, 4, 4, 2}, {Level::l4, Level::l4, Level::l4},
-                                         {Level::l4, Level::l4, Level::l4});
+        const LayerDims d = test::convDims(8, 8, 2, 4, 3, 3, 1, 1);
+        const LayerSchedule s =
+            test::layerSchedule(kAllDims, {2, 4, 4, 2}, {Level::l4, Level::l4, Level::l4},
+                                {Level::l4, Level::l4, Level::l4});
         const CfLayerCost cf = convFusionLayer(d, s, false);
         QCOMPARE(cf.buf_x, int64_t(9));
         QCOMPARE(cf.buf_w, int64_t(9));
@@ -458,10 +427,11 @@ class TestStoutchinin : public QObject {
         QCOMPARE(c.buffer[size_t(StArray::W)], int64_t(1));
         QCOMPARE(c.t_in, cf.acc_x); // same traffic
         QCOMPARE(c.t_w, cf.acc_w);
-        // Unfolded (CL = SL = tile): ConvFusion holds the tile window, Eq. 2 one zi iteration.
+        // Unfolded (CL = SL = tile): ConvFusion holds the tile window, Stoutchinin Eq. 2 one zi
+        // iteration.
         const LayerSchedule t =
-            schedule(kAllDims, {2, 4, 4, 2}, {Level::tile, Level::tile, Level::tile},
-                     {Level::tile, Level::tile, Level::tile});
+            test::layerSchedule(kAllDims, {2, 4, 4, 2}, {Level::tile, Level::tile, Level::tile},
+                                {Level::tile, Level::tile, Level::tile});
         QCOMPARE(convFusionLayer(d, t, false).buf_x, int64_t(2 * 6 * 6));
         QCOMPARE(costOf(d, t).buffer[size_t(StArray::I)], int64_t(2 * 6 * 6)); // zi carries I
         QCOMPARE(convFusionLayer(d, t, false).buf_w, int64_t(2 * 2 * 9));
@@ -472,11 +442,11 @@ class TestStoutchinin : public QObject {
     // halo between x tiles. 8 columns in tiles of 2, 3x3 kernel: per (zo, yo, io) a window of
     // 4 rows; ConvFusion at SL = tile moves 4 tiles × 4 columns, Stoutchinin 10 columns.
     void haloReuseAboveTheTileLoops() {
-        const LayerDims d = convDims(8, 8, 1, 1, 3, 3, 1, 1);
+        const LayerDims d = test::convDims(8, 8, 1, 1, 3, 3, 1, 1);
         const std::array<Dim, 4> order{Dim::z, Dim::y, Dim::i, Dim::x};
         const LayerSchedule s =
-            schedule(order, {1, 2, 2, 1}, {Level::tile, Level::tile, Level::tile},
-                     {Level::tile, Level::tile, Level::tile});
+            test::layerSchedule(order, {1, 2, 2, 1}, {Level::tile, Level::tile, Level::tile},
+                                {Level::tile, Level::tile, Level::tile});
         QCOMPARE(convFusionLayer(d, s, false).acc_x, int64_t(4 * (4 * 4) * 4)); // 4 y tiles
         auto nest = stoutchininNest(d, s, false);
         QVERIFY(nest.ok());
@@ -488,7 +458,7 @@ class TestStoutchinin : public QObject {
         QCOMPARE(stoutchininCost(*nest).t_in, int64_t(4 * 4 * 4 * 4));
     }
 
-    // Class 5: the HWC schedule of Fig. 8 (LIF, LSY, LFY, LOF, LSX, LFX inside the tile
+    // Class 5: the HWC schedule of Stoutchinin Fig. 8 (LIF, LSY, LFY, LOF, LSX, LFX inside the tile
     // loops; O buffered at LIF, I at LSY, W at LOF): W needs one kernel row per output map
     // (R = 3 < the 9 of any ConvFusion schedule), O the mss·iss·jss output tile.
     void hwcKernelLoopsNotInnermost() {
@@ -508,22 +478,23 @@ class TestStoutchinin : public QObject {
         QCOMPARE(c.buffer[size_t(StArray::W)], R);
         QCOMPARE(c.buffer[size_t(StArray::O)], mss * iss * jss);
         QCOMPARE(c.buffer[size_t(StArray::I)], R * (jss - 1 + R));
-        QCOMPARE(c.t_o_acc, int64_t(0)); // css = C: sums complete on chip (§V-B)
+        QCOMPARE(c.t_o_acc, int64_t(0)); // css = C: sums complete on chip (Stoutchinin §V-B)
         QCOMPARE(c.t_o_final, M * E * E);
     }
 
     // Class 6: D_x = 5 in tiles of 2 with xi at or above SL_X: ConvFusion counts 5 xi
     // iterations, the loop nest 2·3 = 6.
     void partialTilesCountFull() {
-        const LayerDims d = convDims(5, 4, 1, 1, 1, 1, 1, 1);
-        const LayerSchedule s = schedule(kAllDims, {1, 4, 2, 1}, {Level::l4, Level::l4, Level::l4},
-                                         {Level::l4, Level::l4, Level::l4});
+        const LayerDims d = test::convDims(5, 4, 1, 1, 1, 1, 1, 1);
+        const LayerSchedule s =
+            test::layerSchedule(kAllDims, {1, 4, 2, 1}, {Level::l4, Level::l4, Level::l4},
+                                {Level::l4, Level::l4, Level::l4});
         QCOMPARE(convFusionLayer(d, s, false).acc_x, int64_t(20));
         QCOMPARE(costOf(d, s).t_in, int64_t(24));
         // Below the store level both round the tile up: (⌈5/2⌉ tiles of 2 columns) · 4 rows.
         const LayerSchedule t =
-            schedule(kAllDims, {1, 4, 2, 1}, {Level::tile, Level::tile, Level::tile},
-                     {Level::tile, Level::tile, Level::tile});
+            test::layerSchedule(kAllDims, {1, 4, 2, 1}, {Level::tile, Level::tile, Level::tile},
+                                {Level::tile, Level::tile, Level::tile});
         QCOMPARE(convFusionLayer(d, t, false).acc_x, int64_t(24));
         QCOMPARE(costOf(d, t).t_in, int64_t(24));
     }

@@ -80,14 +80,14 @@ class TestTimeloopExport : public QObject {
     Q_OBJECT
 
   private slots:
-    // MODELS.md §3 worked example: L2Net conv2, D_x = D_y = 16, D_z = D_i = 4, 3x3, stride 1;
-    // order z, y, x, i; all tiles 4.
+    // docs/models/convfusion.md worked example: L2Net conv2, D_x = D_y = 16, D_z = D_i = 4, 3x3,
+    // stride 1; order z, y, x, i; all tiles 4.
     //   DRAM (outer tile loops): P = ceil(16/4) = 4, Q = 4, C = ceil(4/4) = 1, K = 1; the
     //   kernel is not tiled (R = S = 1); N = batch = 1.
     //   Buffer (inner tile loops + kernel): P = Q = C = K = 4, R = S = 3, N = 1.
     // Permutation rule (innermost first): R, S (the kernel loops m, n sit below every tile
-    // loop, m innermost — MODELS.md §2), then the tiled dims from the innermost of the order
-    // outwards (i->C, x->P, y->Q, z->K), then N: "RSCPQKN" at both levels.
+    // loop, m innermost — docs/models/README.md), then the tiled dims from the innermost of the
+    // order outwards (i->C, x->P, y->Q, z->K), then N: "RSCPQKN" at both levels.
     void timeloopWorkedExample() {
         const Network net = lf::test::bundledNetwork("l2net");
         const Hardware hw = lf::test::bundledHardware("convfusion-40nm");

@@ -1,9 +1,9 @@
-// Latency models against hand computation (docs/MODELS.md §8): TSO's burst counts and
-// burst-aware DRAM time (seed 002 Alg. 4, Eq. 9, the §VI InceptionV3 test vector), TLE slicing
-// (Alg. 2), the IS/OS/WS transfer counts (Eqs. 3-5), the tile fit (Eq. 2, with Eq. 1 extents),
-// the multicore MAC time (Eqs. 7-8) and the spatial-array compute model with its four dataflow
-// presets, partial utilization, groups and batch — directly and through lf::evaluate.
-// Every expected number below is worked out in the comment next to it.
+// Latency models against hand computation (docs/models/tso.md, docs/models/README.md): TSO's burst
+// counts and burst-aware DRAM time (TSO Alg. 4, TSO Eq. 9, the TSO §VI InceptionV3 test vector),
+// TLE slicing (TSO Alg. 2), the IS/OS/WS transfer counts (TSO Eq. 3-5), the tile fit (TSO Eq. 2,
+// with TSO Eq. 1 extents), the multicore MAC time (TSO Eq. 7-8) and the spatial-array compute model
+// with its four dataflow presets, partial utilization, groups and batch — directly and through
+// lf::evaluate. Every expected number below is worked out in the comment next to it.
 
 #include "models/evaluate.h"
 #include "models/tso_latency.h"
@@ -17,21 +17,6 @@
 using namespace lf;
 
 namespace {
-
-LayerDims convDims(int64_t Dx, int64_t Dy, int64_t Dz, int64_t Di, int64_t K, int64_t S = 1,
-                   int64_t G = 1) {
-    LayerDims d;
-    d.Dx = Dx;
-    d.Dy = Dy;
-    d.Dz = Dz;
-    d.Di = Di;
-    d.Dm = d.Dn = d.Em = d.En = K;
-    d.Sx = d.Sy = S;
-    d.G = G;
-    d.in_w = (Dx - 1) * S + K;
-    d.in_h = (Dy - 1) * S + K;
-    return d;
-}
 
 Dataflow flow(const char* text) {
     auto d = parseDataflow(text);
@@ -60,7 +45,7 @@ class TstTsoLatency : public QObject {
     Q_OBJECT
 
   private slots:
-    // §VI: InceptionV3's 5th conv (80 IFMs of 73x73), 16-bit, 128 B bursts.
+    // TSO §VI: InceptionV3's 5th conv (80 IFMs of 73x73), 16-bit, 128 B bursts.
     void burstCountPaperVector() {
         // IN tile 14x4x73 (T_N x T_H x T_L) spans whole rows: one run of 4·73·2 = 584 B per
         // channel = ⌈584/128⌉ = 5 bursts, 14 channels → 70.
@@ -85,7 +70,7 @@ class TstTsoLatency : public QObject {
         QCOMPARE(burstCount({TrafficKind::input, 1, 14, 4, 73, 73, 8}, 128), int64_t(42));
     }
 
-    // Alg. 4: burst mode bursts·CAS + bytes/BW per transfer, noburst bytes/BW; × count.
+    // TSO Alg. 4: burst mode bursts·CAS + bytes/BW per transfer, noburst bytes/BW; × count.
     void transferCyclesBurstAndNoburst() {
         const Hardware hw = tsoDram();
         const Transfer t{TrafficKind::input, 3, 14, 4, 73, 73, 16};
@@ -100,7 +85,7 @@ class TstTsoLatency : public QObject {
         QCOMPARE(transferCycles({TrafficKind::input, 0, 14, 4, 73, 73, 16}, hw, true), 0.0);
     }
 
-    // Alg. 2 on M = 10 filters, R = 7 rows, 4 TLEs.
+    // TSO Alg. 2 on M = 10 filters, R = 7 rows, 4 TLEs.
     void tleSlicingAlg2() {
         TsoConv c;
         c.M = 10;
@@ -119,7 +104,7 @@ class TstTsoLatency : public QObject {
         QCOMPARE(s.rows, int64_t(2));
     }
 
-    // Eqs. 3-5 with M=10, N=6, R=7, C=9, 4 TLEs, KS slice (TLE_R = 7, TLE_W = 3), tile
+    // TSO Eq. 3-5 with M=10, N=6, R=7, C=9, 4 TLEs, KS slice (TLE_R = 7, TLE_W = 3), tile
     // T_M=2, T_N=4, T_R=3, T_C=5.
     void transferCountsEqs3to5() {
         TsoConv c;
@@ -152,7 +137,7 @@ class TstTsoLatency : public QObject {
         QCOMPARE(a.w, int64_t(20));
     }
 
-    // Eq. 1 extents (clipped to the real input) and Eq. 2 at the boundary.
+    // TSO Eq. 1 extents (clipped to the real input) and TSO Eq. 2 at the boundary.
     void tileFitEq2Boundary() {
         TsoConv c;
         c.K = 3;
@@ -189,7 +174,7 @@ class TstTsoLatency : public QObject {
         QVERIFY(tsoTileFits(c, t, cores, 1));
     }
 
-    // Eqs. 7-8: M=10, N=6, R=7, C=9, K=3, tile (T_M,T_N,T_R,T_C) = (2,4,3,5), 16 MACs/cycle,
+    // TSO Eq. 7-8: M=10, N=6, R=7, C=9, K=3, tile (T_M,T_N,T_R,T_C) = (2,4,3,5), 16 MACs/cycle,
     // 32 cores.
     void macTimeEqs7and8() {
         TsoConv c;
@@ -207,7 +192,7 @@ class TstTsoLatency : public QObject {
         QVERIFY(close(tsoMacCycles(c, TsoTile{10, 6, 7, 9}, 9, 1), 6.0 * 10.0 * 63.0));
     }
 
-    // Eq. 9 with the counts of Eq. 3 (α = 48, 48, 6) for the tile above on an 11-wide map
+    // TSO Eq. 9 with the counts of TSO Eq. 3 (α = 48, 48, 6) for the tile above on an 11-wide map
     // (L = 11, C = 9): IN 4 × 5 × 7 (T_H = 5, T_L = 7 < 11: 20 rows of 14 B, 1 burst each,
     // 280 B); W 2·4·9 = 72 elements = 144 B → 2 bursts; OUT 2 × 3 × 5 of a 9-wide map
     // (6 rows of 10 B → 6 bursts, 60 B).
@@ -232,10 +217,10 @@ class TstTsoLatency : public QObject {
                  qPrintable(QString::number(tsoDramCycles(c, t, a, hw, true))));
     }
 
-    // MODELS.md §8 array model. Layer: 10 (ox) × 6 (oy) outputs, 20 out channels, 3 in
+    // docs/models/README.md array model. Layer: 10 (ox) × 6 (oy) outputs, 20 out channels, 3 in
     // channels, 3×3 kernel, on 4 columns × 8 rows; MACs = 10·6·20·3·9 = 32400.
     void arrayComputeFourPresets() {
-        const LayerDims d = convDims(10, 6, 20, 3, 3);
+        const LayerDims d = test::squareConvDims(10, 6, 20, 3, 3);
         // ox|oc: ⌈10/4⌉·⌈20/8⌉ · oy 6 · ic 3 · 3·3 = 3·3·162 = 1458 (utilization
         // 32400/(1458·32) ≈ 0.694: ox and oc are not multiples of the array).
         QCOMPARE(arrayComputeCycles(d, LayerType::conv, flow("ox|oc"), 4, 8, 1, 1), int64_t(1458));
@@ -249,8 +234,8 @@ class TstTsoLatency : public QObject {
                  int64_t(1200));
         // Full utilization when the dims fill the array: ox 8 on 4 columns, oc 16 on 8 rows:
         // 2·2·oy 6·ic 3·9 = 648 = 8·6·16·3·9 / 32.
-        QCOMPARE(arrayComputeCycles(convDims(8, 6, 16, 3, 3), LayerType::conv, flow("ox|oc"), 4, 8,
-                                    1, 1),
+        QCOMPARE(arrayComputeCycles(test::squareConvDims(8, 6, 16, 3, 3), LayerType::conv,
+                                    flow("ox|oc"), 4, 8, 1, 1),
                  int64_t(648));
         // An array larger than the dims: U = D, one step per mapped dim: 6·3·9 = 162.
         QCOMPARE(arrayComputeCycles(d, LayerType::conv, flow("ox|oc"), 64, 64, 1, 1), int64_t(162));
@@ -262,16 +247,16 @@ class TstTsoLatency : public QObject {
     void arrayComputeGroupsAndBatch() {
         // 2 groups of 2 → 10 channels: per group ⌈10/4⌉·⌈10/8⌉ · oy 6 · ic 2 · 9 =
         // 3·2·108 = 648, × 2 groups = 1296.
-        const LayerDims g2 = convDims(10, 6, 20, 4, 3, 1, 2);
+        const LayerDims g2 = test::squareConvDims(10, 6, 20, 4, 3, 1, 2);
         QCOMPARE(arrayComputeCycles(g2, LayerType::conv, flow("ox|oc"), 4, 8, 1, 1), int64_t(1296));
         // Batch 3 multiplies: 3888.
         QCOMPARE(arrayComputeCycles(g2, LayerType::conv, flow("ox|oc"), 4, 8, 1, 3), int64_t(3888));
         // Depthwise 8 channels: 8 groups of 1 → 1 filter per group: ⌈10/4⌉·1·6·1·9 = 162,
         // × 8 = 1296.
-        const LayerDims dw = convDims(10, 6, 8, 8, 3, 1, 8);
+        const LayerDims dw = test::squareConvDims(10, 6, 8, 8, 3, 1, 8);
         QCOMPARE(arrayComputeCycles(dw, LayerType::conv, flow("ox|oc"), 4, 8, 1, 1), int64_t(1296));
         // Batch mapped on rows (ox|b): ⌈10/4⌉·⌈3/8⌉ → 3·1 · oy 6 · oc 20 · ic 3 · 9 = 9720.
-        const LayerDims d = convDims(10, 6, 20, 3, 3);
+        const LayerDims d = test::squareConvDims(10, 6, 20, 3, 3);
         QCOMPARE(arrayComputeCycles(d, LayerType::conv, flow("ox|b"), 4, 8, 1, 3), int64_t(9720));
     }
 

@@ -227,7 +227,7 @@ class TestZigZagExport : public QObject {
                  (std::vector<int>{16, 16}));
     }
 
-    // MODELS.md §3 worked example (L2Net conv2, order z, y, x, i, tiles 4) on the 1-PE
+    // docs/models/convfusion.md worked example (L2Net conv2, order z, y, x, i, tiles 4) on the 1-PE
     // convfusion-40nm: nothing unrolled, no register file. Innermost first: the kernel FX 3,
     // FY 3, the inner tile loops from the innermost of the order (i, x, y, z): C 4, OX 4, OY 4,
     // K 4, then the outer tile loops ⌈D/T⌉ in the same order: C 1 (left out), OX 4, OY 4, K 1.

@@ -20,3 +20,6 @@ struct CliRun {
 CliRun runCli(const QStringList& args, int timeout_ms = 120000);
 
 } // namespace lf::test
+
+// The run ended normally with `expectedCode`; else what it printed is shown.
+#define QVERIFY_RUN(run, expectedCode) QVERIFY2((run).ok(expectedCode), (run).describe().c_str())

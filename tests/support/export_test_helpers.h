@@ -31,7 +31,7 @@ HandDims handDims(const Network& net, LayerId id);
 // A YAML sequence of scalars as strings.
 std::vector<std::string> yamlStrings(const YAML::Node& seq);
 
-// The bundled L2Net worked-example schedule (MODELS.md §3) on `hw`.
+// The bundled L2Net worked-example schedule (docs/models/convfusion.md) on `hw`.
 Schedule workedExampleSchedule(const Network& net, const Hardware& hw);
 // A schedule read from text that must be valid.
 Schedule scheduleFromText(const std::string& text, const Network& net, const Hardware& hw);

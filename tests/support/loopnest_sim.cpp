@@ -128,13 +128,14 @@ class Walker {
         constexpr size_t Z = size_t(Dim::z), Y = size_t(Dim::y), X = size_t(Dim::x),
                          I = size_t(Dim::i);
         const int64_t z = inner_[Z], y = inner_[Y], x = inner_[X], i = inner_[I];
-        // Y[zi][yi][xi] += X[ii][yi·Sy + n][xi·Sx + m] · W[zi][ii][n][m]   (Code 2, l. 15-17)
+        // Y[zi][yi][xi] += X[ii][yi·Sy + n][xi·Sx + m] · W[zi][ii][n][m] (ConvFusion Code 2, l.
+        // 15-17)
         const int64_t row = y * d_.Sy + n_ * dilY_, col = x * d_.Sx + m_ * dilX_;
         touch(Arr::X, (i * inH_ + row) * inW_ + col, {i, row, col});
         touch(Arr::W, ((z * d_.Di + i) * d_.Dn + n_) * d_.Dm + m_, {z, i, n_ * d_.Dm + m_});
         const int64_t out = (z * d_.Dy + y) * d_.Dx + x;
         touch(Arr::Y, out, {z, y, x});
-        // The partial sum of `out` stays on chip for the whole i-tile io (§IV-C3).
+        // The partial sum of `out` stays on chip for the whole i-tile io (ConvFusion §IV-C3).
         const int64_t iTile = outer_[I] / T_[I];
         if (lastITile_[size_t(out)] != iTile) {
             lastITile_[size_t(out)] = iTile;

@@ -1,4 +1,4 @@
-// Brute-force reference for the ConvFusion single-layer model (docs/MODELS.md §3, "Required
+// Brute-force reference for the ConvFusion single-layer model (docs/models/convfusion.md, "Required
 // validation"): literally walks the tiled loop nest of ConvFusion Code 2 for a small layer —
 // outer tile loops zo, yo, xo, io in the schedule's order, inner loops zi, yi, xi, ii in the
 // same relative order, kernel loops n, m innermost — and, for every iteration of each
@@ -36,17 +36,17 @@ struct LoopNestSim {
     int64_t macs = 0;
     int64_t outputs = 0; // distinct outputs
     // Σ over outputs of the number of i-tiles (io values) that update it: with the partial
-    // sums of an i-tile kept on chip (§IV-C3), each such visit ends with a write and all but
-    // the first start with a read.
+    // sums of an i-tile kept on chip (ConvFusion §IV-C3), each such visit ends with a write and all
+    // but the first start with a read.
     int64_t y_itile_visits = 0;
 
     const SimLevel& of(Arr a, Level l) const { return at[size_t(a)][size_t(l)]; }
-    // Acc_Y under the §IV-C3 rule: final writes + 2 per partial-sum round trip.
+    // Acc_Y under the ConvFusion §IV-C3 rule: final writes + 2 per partial-sum round trip.
     int64_t accYItile() const { return 2 * y_itile_visits - outputs; }
     // Acc_Y when Y leaves the buffer after every iteration of the store-level loop `sl`.
     int64_t accYStoreLevel(Level sl) const { return 2 * of(Arr::Y, sl).sum_distinct - outputs; }
-    // Buf_Y of §IV-B3: outputs still accumulating inside one iteration of the deeper of the
-    // compute level and the ii loop (outputs complete after ii fold to one).
+    // Buf_Y of ConvFusion §IV-B3: outputs still accumulating inside one iteration of the deeper of
+    // the compute level and the ii loop (outputs complete after ii fold to one).
     int64_t bufY(Level cl) const { return of(Arr::Y, std::max(cl, ii_level)).max_distinct; }
 };
 

@@ -57,6 +57,12 @@ std::string readBytes(const QString& path) {
     return std::string(b.constData(), size_t(b.size()));
 }
 
+bool writeBytes(const QString& path, const std::string& bytes) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
+           f.write(bytes.data(), qint64(bytes.size())) == qint64(bytes.size());
+}
+
 QString writeTempFile(const QString& name, const std::string& bytes) {
     // One directory per test process, removed when the process ends.
     static QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/layerfuse-tests-XXXXXX"));

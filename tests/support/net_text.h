@@ -31,6 +31,9 @@ std::string firstDifference(const std::string& actual, const std::string& expect
 // Whole file as bytes; empty on error.
 std::string readBytes(const QString& path);
 
+// Writes `bytes` to `path` (replacing it); false on error.
+bool writeBytes(const QString& path, const std::string& bytes);
+
 // A temporary file holding `bytes` under the test's temporary directory; returns its path.
 QString writeTempFile(const QString& name, const std::string& bytes);
 

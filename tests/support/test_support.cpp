@@ -73,6 +73,103 @@ Schedule l2netRecomputeSegment(const Network& net, const Hardware& hw) {
     return fused(std::move(s), net, {c1, c2});
 }
 
+const std::vector<const char*>& documentedNetworks() {
+    static const std::vector<const char*> names{"l2net",
+                                                "l3net",
+                                                "l2net-4k",
+                                                "l3net-4k",
+                                                "l2net-wide",
+                                                "l3net-wide",
+                                                "vgg16",
+                                                "resnet18",
+                                                "resnet50",
+                                                "resnet152",
+                                                "mobilenetv2",
+                                                "squeezenet1.0",
+                                                "squeezenet1.1",
+                                                "googlenet",
+                                                "alexnet",
+                                                "dmcnn-vd",
+                                                "stoutchinin-alexnet",
+                                                "stoutchinin-zfnet",
+                                                "stoutchinin-vgg",
+                                                "stoutchinin-inception-v3",
+                                                "stoutchinin-resnet"};
+    return names;
+}
+
+Network residualChain(int blocks) {
+    std::string y = "format: layerfuse/network@1\nname: Deep\ninputs:\n  - {name: x, channels: 16, "
+                    "height: 32, width: 32}\nlayers:\n";
+    std::string prev = "x";
+    for (int b = 0; b < blocks; ++b) {
+        const std::string p = "b" + std::to_string(b);
+        y += "  - {name: " + p + "c1, type: conv, inputs: [" + prev +
+             "], out_channels: 16, kernel: 3, padding: [1, 1]}\n";
+        y += "  - {name: " + p + "c2, type: conv, inputs: [" + p +
+             "c1], out_channels: 16, kernel: 3, padding: [1, 1]}\n";
+        y += "  - {name: " + p + "add, type: add, inputs: [" + prev + ", " + p + "c2]}\n";
+        prev = p + "add";
+    }
+    return networkFromYaml(y);
+}
+
+LayerDims convDims(int64_t Dx, int64_t Dy, int64_t Dz, int64_t Di, int64_t Dm, int64_t Dn,
+                   int64_t Sx, int64_t Sy, int64_t G) {
+    LayerDims d;
+    d.Dx = Dx;
+    d.Dy = Dy;
+    d.Dz = Dz;
+    d.Di = Di;
+    d.Dm = d.Em = Dm;
+    d.Dn = d.En = Dn;
+    d.Sx = Sx;
+    d.Sy = Sy;
+    d.G = G;
+    d.in_w = (Dx - 1) * Sx + Dm;
+    d.in_h = (Dy - 1) * Sy + Dn;
+    return d;
+}
+
+LayerDims squareConvDims(int64_t Dx, int64_t Dy, int64_t Dz, int64_t Di, int64_t K, int64_t S,
+                         int64_t G) {
+    return convDims(Dx, Dy, Dz, Di, K, K, S, S, G);
+}
+
+LayerSchedule layerSchedule(const std::array<Dim, 4>& order, const std::array<int64_t, 4>& tile,
+                            std::array<Level, 3> store, std::array<Level, 3> compute) {
+    LayerSchedule s;
+    s.order = order;
+    s.tile = tile;
+    s.store = store;
+    s.compute = compute;
+    return s;
+}
+
+int64_t randomDivisor(std::mt19937_64& rng, int64_t n) {
+    std::vector<int64_t> divs;
+    for (int64_t k = 1; k <= n; ++k)
+        if (n % k == 0) divs.push_back(k);
+    return divs[std::uniform_int_distribution<size_t>(0, divs.size() - 1)(rng)];
+}
+
+int64_t uniformInt(std::mt19937_64& rng, int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+}
+
+Schedule l3netOneGroup(const Network& net, const Hardware& hw) {
+    Schedule s = defaultSchedule(net, hw);
+    const auto ids = net.computeIds();
+    for (LayerId id : ids)
+        s.layers[size_t(id)].tile = {4, 4, 4, layerDims(net, id).Di};
+    FusionGroup g;
+    g.name = "all";
+    g.layers = {ids[0], ids[1], ids[2]};
+    s.groups = {g};
+    normalize(s, net);
+    return s;
+}
+
 QString switchToLocale(int category, const char* name, const char* source, const char* charmap) {
     const QString root = QStringLiteral(LAYERFUSE_BINARY_DIR "/tests/locales");
     // glibc remembers a failed lookup per search path: once LOCPATH points at `root`, only try

@@ -5,8 +5,12 @@
 #include "charts/chart_widgets.h"
 #include "charts/charts_panel.h"
 #include "models/evaluate.h"
+#include "studio_states.h"
 #include "test_support.h"
 
+#include <QBarCategoryAxis>
+#include <QChart>
+#include <QChartView>
 #include <QFile>
 #include <QImage>
 #include <QSet>
@@ -21,11 +25,8 @@ namespace {
 // L2Net on hwff-config-1 (8-bit activations and weights, 32-bit partial sums), each conv its
 // own group, with group figures chosen by hand.
 StudioState l2netState() {
-    StudioState s;
-    s.network = test::bundledNetwork("l2net");
-    s.hardware = test::bundledHardware("hwff-config-1");
-    s.schedule = defaultSchedule(s.network, s.hardware);
-    auto m = std::make_shared<Metrics>(evaluate(s.network, s.hardware, s.schedule));
+    StudioState s = test::defaultState("l2net");
+    auto m = std::make_shared<Metrics>(*s.metrics);
     if (m->groups.size() != 2) qFatal("L2Net should have two groups");
     GroupMetrics& a = m->groups[0];
     a.dram = Traffic{1200, 108, 0, 0}; // elements
@@ -80,6 +81,7 @@ class TestCharts : public QObject {
     void evaluatingKeepsLastFigures();
     void manyGroupsShowTheLargest();
     void rooflineKeepsTheGroupsWithMostMacs();
+    void axisLabelsKeepShortNames();
 };
 
 void TestCharts::dataInChartUnits() {
@@ -227,6 +229,29 @@ void TestCharts::evaluatingKeepsLastFigures() {
     s.metrics.reset();
     panel.setState(s);
     QCOMPARE(panel.barChart(ChartKind::traffic)->drawnCategoryCount(), 2);
+}
+
+// Names that fit under a bar are shown whole; long ones keep their distinguishing end. Short
+// names used to come out numbered ("conv1 #2").
+void TestCharts::axisLabelsKeepShortNames() {
+    BarChartWidget w;
+    BarChartData d;
+    d.categories = {QStringLiteral("conv1"), QStringLiteral("conv2"),
+                    QStringLiteral("layer1.0.conv1"), QStringLiteral("layer1.1.conv1")};
+    d.sets = {{QStringLiteral("input"), QColor(Qt::blue), {1, 2, 3, 4}}};
+    d.groups = {0, 1, 2, 3};
+    w.setData(d);
+    QBarCategoryAxis* x = nullptr;
+    for (QChartView* v : w.findChildren<QChartView*>())
+        for (QAbstractAxis* a : v->chart()->axes(Qt::Horizontal))
+            if (auto* c = qobject_cast<QBarCategoryAxis*>(a)) x = c;
+    QVERIFY(x);
+    const QStringList labels = x->categories();
+    QCOMPARE(labels.size(), 4);
+    QCOMPARE(labels[0], QStringLiteral("conv1"));
+    QCOMPARE(labels[1], QStringLiteral("conv2"));
+    QCOMPARE(labels[2], QStringLiteral("…") + QStringLiteral("layer1.0.conv1").right(11));
+    QCOMPARE(labels[3], QStringLiteral("…") + QStringLiteral("layer1.1.conv1").right(11));
 }
 
 QTEST_MAIN(TestCharts)

@@ -1,9 +1,9 @@
 // Graphviz layout of the DAG canvas: geometric invariants (never raw coordinates).
+#include "edits/schedule_edits.h"
 #include "graph/graph_labels.h"
 #include "graph/graph_scene.h"
 #include "graph/layouter.h"
 #include "models/evaluate.h"
-#include "schedule_edits.h"
 #include "test_support.h"
 
 #include <QTest>
@@ -28,24 +28,6 @@ StudioState defaultState(const char* network) {
     const Network net = test::bundledNetwork(network);
     const Hardware hw = test::bundledHardware("hwff-config-1");
     return stateOf(net, hw, defaultSchedule(net, hw));
-}
-
-// A deep residual chain: `blocks` × (conv → conv → add with the block input).
-Network deepNetwork(int blocks) {
-    std::string y = "format: layerfuse/network@1\nname: Deep\ninputs:\n  - {name: x, channels: 16, "
-                    "height: 32, width: 32}\n"
-                    "layers:\n";
-    std::string prev = "x";
-    for (int b = 0; b < blocks; ++b) {
-        const std::string p = "b" + std::to_string(b);
-        y += "  - {name: " + p + "c1, type: conv, inputs: [" + prev +
-             "], out_channels: 16, kernel: 3, padding: [1, 1]}\n";
-        y += "  - {name: " + p + "c2, type: conv, inputs: [" + p +
-             "c1], out_channels: 16, kernel: 3, padding: [1, 1]}\n";
-        y += "  - {name: " + p + "add, type: add, inputs: [" + prev + ", " + p + "c2]}\n";
-        prev = p + "add";
-    }
-    return test::networkFromYaml(y);
 }
 
 // Ranks follow edges: every edge goes downward, from the bottom of its tail to the top of its
@@ -213,7 +195,7 @@ class TestGraphLayout : public QObject {
     }
 
     void thousandLayers() {
-        const Network net = deepNetwork(334);
+        const Network net = test::residualChain(334);
         QVERIFY(net.size() >= 1000);
         const Hardware hw = test::bundledHardware("hwff-config-1");
         Schedule s;

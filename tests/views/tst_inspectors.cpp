@@ -1,12 +1,13 @@
 // LayerInspector and GroupInspector: edits leave as intents carrying the new values (with a
 // merge id for scrubbing), the level combos offer exactly the legal levels (ConvFusion
-// §III-C: CL at or below SL, SL_Y at or below SL_X and SL_W), and showing a state never
+// ConvFusion §III-C: CL at or below SL, SL_Y at or below SL_X and SL_W), and showing a state never
 // emits.
 #include "inspectors/divisor_spin_box.h"
 #include "inspectors/group_inspector.h"
 #include "inspectors/layer_inspector.h"
 #include "inspectors/loop_order_list.h"
 #include "models/evaluate.h"
+#include "studio_states.h"
 #include "test_support.h"
 
 #include <QCheckBox>
@@ -23,15 +24,6 @@
 using namespace lf;
 
 namespace {
-
-StudioState l2netState() {
-    StudioState s;
-    s.network = test::bundledNetwork("l2net");
-    s.hardware = test::bundledHardware("hwff-config-1");
-    s.schedule = defaultSchedule(s.network, s.hardware);
-    s.metrics = std::make_shared<const Metrics>(evaluate(s.network, s.hardware, s.schedule));
-    return s;
-}
 
 using EditSpy = QSignalSpy;
 
@@ -88,7 +80,7 @@ class TestInspectors : public QObject {
 };
 
 void TestInspectors::tileSpinBoxEmitsNewTileWithMergeId() {
-    const StudioState s = l2netState();
+    const StudioState s = test::defaultState("l2net");
     const LayerId conv2 = s.network.find("conv2");
     LayerInspector insp;
     insp.setState(s);
@@ -121,7 +113,7 @@ void TestInspectors::tileSpinBoxEmitsNewTileWithMergeId() {
 }
 
 void TestInspectors::snapToDivisorsSteps() {
-    const StudioState s = l2netState();
+    const StudioState s = test::defaultState("l2net");
     const LayerId conv1 = s.network.find("conv1"); // D_x = 18: divisors 1 2 3 6 9 18
     LayerInspector insp;
     insp.setState(s);
@@ -171,7 +163,7 @@ void TestInspectors::levelCombosOfferOnlyLegalLevels() {
     QFETCH(int, clx);
     QFETCH(int, slw);
     QFETCH(int, clw);
-    StudioState s = l2netState();
+    StudioState s = test::defaultState("l2net");
     const LayerId conv2 = s.network.find("conv2");
     LayerSchedule& ls = s.schedule.layers[size_t(conv2)];
     ls.store = {Level(slx), Level(sly), Level(slw)};
@@ -191,7 +183,7 @@ void TestInspectors::levelCombosOfferOnlyLegalLevels() {
 }
 
 void TestInspectors::choosingALevelGivesALegalSchedule() {
-    StudioState s = l2netState();
+    StudioState s = test::defaultState("l2net");
     const LayerId conv2 = s.network.find("conv2");
     LayerSchedule& ls = s.schedule.layers[size_t(conv2)];
     ls.store = {Level::l1, Level::l3, Level::tile};
@@ -232,7 +224,7 @@ void TestInspectors::choosingALevelGivesALegalSchedule() {
 }
 
 void TestInspectors::loopOrderButtons() {
-    const StudioState s = l2netState();
+    const StudioState s = test::defaultState("l2net");
     const LayerId conv2 = s.network.find("conv2");
     LayerInspector insp;
     insp.setState(s);
@@ -257,7 +249,7 @@ void TestInspectors::loopOrderButtons() {
 
 void TestInspectors::loopOrderDropReorders() {
     // A drop inside the list moves rows in its model; the new order is read once it settles.
-    const StudioState s = l2netState();
+    const StudioState s = test::defaultState("l2net");
     const LayerId conv2 = s.network.find("conv2");
     LayerInspector insp;
     insp.setState(s);
@@ -271,7 +263,7 @@ void TestInspectors::loopOrderDropReorders() {
 }
 
 void TestInspectors::unrollOverride() {
-    const StudioState s = l2netState();
+    const StudioState s = test::defaultState("l2net");
     const LayerId conv2 = s.network.find("conv2");
     LayerInspector insp;
     insp.setState(s);
@@ -295,7 +287,7 @@ void TestInspectors::unrollOverride() {
 }
 
 void TestInspectors::setStateDoesNotEmit() {
-    StudioState s = l2netState();
+    StudioState s = test::defaultState("l2net");
     const LayerId conv2 = s.network.find("conv2");
     LayerInspector insp;
     GroupInspector group;
@@ -330,7 +322,7 @@ void TestInspectors::setStateDoesNotEmit() {
 }
 
 void TestInspectors::setStateKeepsFocusedText() {
-    const StudioState s = l2netState();
+    const StudioState s = test::defaultState("l2net");
     const LayerId conv2 = s.network.find("conv2");
     LayerInspector insp;
     insp.setState(s);
@@ -347,7 +339,7 @@ void TestInspectors::setStateKeepsFocusedText() {
 }
 
 void TestInspectors::placeholderForManyOrNonComputeLayers() {
-    const StudioState s = l2netState();
+    const StudioState s = test::defaultState("l2net");
     LayerInspector insp;
     insp.setState(s);
     insp.setSelection({{s.network.find("conv1"), s.network.find("conv2")}, -1});
@@ -359,7 +351,7 @@ void TestInspectors::placeholderForManyOrNonComputeLayers() {
 }
 
 void TestInspectors::groupEditsEmitGroup() {
-    const StudioState s = l2netState();
+    const StudioState s = test::defaultState("l2net");
     const LayerId conv2 = s.network.find("conv2");
     const int gi = s.schedule.groupOf(conv2);
     GroupInspector insp;
@@ -412,7 +404,7 @@ void TestInspectors::groupEditsEmitGroup() {
 }
 
 void TestInspectors::groupRenameRefusesDuplicates() {
-    const StudioState s = l2netState();
+    const StudioState s = test::defaultState("l2net");
     const LayerId conv2 = s.network.find("conv2");
     GroupInspector insp;
     insp.setState(s);
@@ -432,7 +424,7 @@ void TestInspectors::groupRenameRefusesDuplicates() {
 }
 
 void TestInspectors::groupShowsViolations() {
-    StudioState s = l2netState();
+    StudioState s = test::defaultState("l2net");
     const LayerId conv1 = s.network.find("conv1"), conv2 = s.network.find("conv2");
     // One group of both layers, spatial, with overlapping sub-arrays.
     FusionGroup g;
@@ -453,7 +445,7 @@ void TestInspectors::groupShowsViolations() {
 }
 
 void TestInspectors::groupSetStateDoesNotEmit() {
-    StudioState s = l2netState();
+    StudioState s = test::defaultState("l2net");
     GroupInspector insp;
     QSignalSpy spy(&insp, &GroupInspector::groupEdited);
     insp.setSelection({{}, 1});
@@ -470,7 +462,7 @@ void TestInspectors::groupSetStateDoesNotEmit() {
 
 void TestInspectors::intentsCrossQueuedConnections() {
     // The Document may sit behind a queued connection: the values must arrive intact.
-    const StudioState s = l2netState();
+    const StudioState s = test::defaultState("l2net");
     const LayerId conv2 = s.network.find("conv2");
     LayerInspector insp;
     insp.setState(s);

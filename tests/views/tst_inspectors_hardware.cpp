@@ -5,6 +5,7 @@
 #include "hardware/number_spin_box.h"
 #include "io/hardware_yaml.h"
 #include "models/evaluate.h"
+#include "studio_states.h"
 #include "test_support.h"
 
 #include <QComboBox>
@@ -19,15 +20,6 @@
 using namespace lf;
 
 namespace {
-
-StudioState l2netState() {
-    StudioState s;
-    s.network = test::bundledNetwork("l2net");
-    s.hardware = test::bundledHardware("hwff-config-1");
-    s.schedule = defaultSchedule(s.network, s.hardware);
-    s.metrics = std::make_shared<const Metrics>(evaluate(s.network, s.hardware, s.schedule));
-    return s;
-}
 
 Hardware lastHardware(const QSignalSpy& spy) {
     return spy.at(spy.count() - 1).at(0).value<Hardware>();
@@ -67,7 +59,7 @@ class TestHardwareEditor : public QObject {
 };
 
 void TestHardwareEditor::showsTheHardware() {
-    const StudioState s = l2netState();
+    const StudioState s = test::defaultState("l2net");
     const Hardware& hw = s.hardware;
     HardwareEditor e;
     e.setState(s);
@@ -126,7 +118,7 @@ void TestHardwareEditor::showsTheHardware() {
 }
 
 void TestHardwareEditor::editsRoundTripThroughYaml() {
-    const StudioState s = l2netState();
+    const StudioState s = test::defaultState("l2net");
     HardwareEditor e;
     e.setState(s);
     QSignalSpy spy(&e, &HardwareEditor::hardwareEdited);
@@ -188,10 +180,10 @@ void TestHardwareEditor::editsRoundTripThroughYaml() {
 
 void TestHardwareEditor::invalidValuesAreExplainedNotApplied() {
     HardwareEditor e;
-    e.setState(l2netState());
+    e.setState(test::defaultState("l2net"));
     QSignalSpy spy(&e, &HardwareEditor::hardwareEdited);
     // More weight bytes than the whole register file holds.
-    const Hardware& start = l2netState().hardware;
+    const Hardware& start = test::defaultState("l2net").hardware;
     QVERIFY(start.register_file.bytes_per_pe < 1000);
     field<QDoubleSpinBox>(e, "rf.weight")->setValue(1000);
     QCOMPARE(spy.count(), 0);
@@ -222,7 +214,7 @@ void TestHardwareEditor::invalidValuesAreExplainedNotApplied() {
 
 void TestHardwareEditor::presetsListBundledHardware() {
     HardwareEditor e;
-    StudioState s = l2netState();
+    StudioState s = test::defaultState("l2net");
     e.setState(s);
     int bundled = 0;
     for (const BundledFile& f : bundledFiles())
@@ -243,7 +235,7 @@ void TestHardwareEditor::presetsListBundledHardware() {
 }
 
 void TestHardwareEditor::untouchedFieldsKeepFullPrecision() {
-    StudioState s = l2netState();
+    StudioState s = test::defaultState("l2net");
     s.hardware.frequency_mhz = 123.4567890123456; // more digits than the spin box shows
     s.hardware.mac_pj = 1.0 / 3.0;
     HardwareEditor e;
@@ -258,7 +250,7 @@ void TestHardwareEditor::untouchedFieldsKeepFullPrecision() {
 }
 
 void TestHardwareEditor::setStateDoesNotEmit() {
-    StudioState s = l2netState();
+    StudioState s = test::defaultState("l2net");
     HardwareEditor e;
     QSignalSpy spy(&e, &HardwareEditor::hardwareEdited);
     for (int k = 0; k < 3; ++k) {

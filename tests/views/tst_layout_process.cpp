@@ -7,6 +7,7 @@
 #include "graph/process_layouter.h"
 
 #include <QProcess>
+#include <QSet>
 #include <QTest>
 
 #include <malloc.h>
@@ -127,6 +128,34 @@ class TestLayoutProcess : public QObject {
         QCOMPARE(pids.size(), 3);
         QVERIFY(pids[0] > 0 && pids[1] > 0 && pids[2] > 0);
         QVERIFY(pids[0] != pids[1] && pids[1] != pids[2]);
+    }
+
+    // The studio's default and the helper's own account of it are the same policy: a fresh
+    // helper for every protocol::kLayoutsPerHelper layouts (one).
+    void helperAndStudioAgreeWhenTheHelperIsReplaced() {
+        QCOMPARE(ProcessLayouter::Options{}.recycle_after, protocol::kLayoutsPerHelper);
+        QCOMPARE(protocol::kLayoutsPerHelper, 1);
+        QProcess help;
+        help.start(findLayoutHelper(), {QStringLiteral("--help")});
+        QVERIFY(help.waitForFinished(10000));
+        const QString text = QString::fromUtf8(help.readAllStandardOutput());
+        QVERIFY2(
+            text.contains(
+                QStringLiteral("fresh one every %1 layout(s)").arg(protocol::kLayoutsPerHelper)),
+            qPrintable(text));
+        // The layouter the canvas uses replaces its helper after every layout.
+        auto layouter = makeDefaultLayouter();
+        auto* process = dynamic_cast<ProcessLayouter*>(layouter.get());
+        QVERIFY(process && process->usingHelper());
+        const LayoutRequest req = clusteredRequest(6);
+        QSet<qint64> helpers;
+        for (int k = 0; k < 3; ++k) {
+            checkShape(req, process->layout(req));
+            QCOMPARE(process->layoutsServedByCurrentHelper(), 0); // retired after one layout
+            QTRY_VERIFY(process->helperProcessId() > 0);          // its successor runs
+            helpers << process->helperProcessId();
+        }
+        QCOMPARE(helpers.size(), 3);
     }
 
     void survivesAHelperThatDied() {

@@ -5,6 +5,7 @@
 #include "metrics/metric_grid.h"
 #include "metrics/metrics_panel.h"
 #include "models/evaluate.h"
+#include "studio_states.h"
 #include "test_support.h"
 
 #include <QLabel>
@@ -14,15 +15,6 @@
 using namespace lf;
 
 namespace {
-
-StudioState l2netState() {
-    StudioState s;
-    s.network = test::bundledNetwork("l2net");
-    s.hardware = test::bundledHardware("hwff-config-1");
-    s.schedule = defaultSchedule(s.network, s.hardware);
-    s.metrics = std::make_shared<const Metrics>(evaluate(s.network, s.hardware, s.schedule));
-    return s;
-}
 
 // Metrics with chosen figures (the panel only shows them; the values are test inputs).
 std::shared_ptr<const Metrics> withTotals(const Metrics& base, int64_t dramBytes, int64_t latency,
@@ -50,7 +42,7 @@ class TestMetricsPanel : public QObject {
 };
 
 void TestMetricsPanel::deltaArrowsAndColours() {
-    StudioState s = l2netState();
+    StudioState s = test::defaultState("l2net");
     // Before: 1000 B DRAM, 1000 cycles, 30 % utilization, 500 MACs.
     // After: 2000 B (worse: +100 %), 500 cycles (better: -50 %), 60 % (better), 500 MACs (same).
     s.previous = withTotals(*s.metrics, 1000, 1000, 0.3, 500);
@@ -73,7 +65,7 @@ void TestMetricsPanel::deltaArrowsAndColours() {
 }
 
 void TestMetricsPanel::noPreviousNoDeltas() {
-    StudioState s = l2netState();
+    StudioState s = test::defaultState("l2net");
     s.metrics = withTotals(*s.metrics, 2000, 500, 0.6, 500);
     MetricsPanel panel;
     panel.setState(s);
@@ -82,7 +74,7 @@ void TestMetricsPanel::noPreviousNoDeltas() {
 }
 
 void TestMetricsPanel::evaluatingGreysOut() {
-    StudioState s = l2netState();
+    StudioState s = test::defaultState("l2net");
     s.metrics = withTotals(*s.metrics, 2048, 500, 0.6, 500);
     MetricsPanel panel;
     panel.setState(s);
@@ -99,7 +91,7 @@ void TestMetricsPanel::evaluatingGreysOut() {
 }
 
 void TestMetricsPanel::selectionShowsGroupAndLayer() {
-    StudioState s = l2netState();
+    StudioState s = test::defaultState("l2net");
     const LayerId conv2 = s.network.find("conv2");
     const int gi = s.schedule.groupOf(conv2);
     QVERIFY(gi >= 0);
@@ -133,7 +125,7 @@ void TestMetricsPanel::selectionShowsGroupAndLayer() {
 }
 
 void TestMetricsPanel::humanUnits() {
-    StudioState s = l2netState();
+    StudioState s = test::defaultState("l2net");
     auto m = std::make_shared<Metrics>(*s.metrics);
     m->totals.dram_bytes = 1536;           // 1.5 KB
     m->totals.latency_cycles = 200'000;    // at 200 MHz: 1 ms

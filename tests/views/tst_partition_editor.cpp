@@ -1,5 +1,5 @@
-// PartitionEditor (MODELS.md §6 "Partitions"): dragging a sub-array with the mouse keeps it
-// inside the PE array, on divisor sizes and clear of the other layers; register-file share
+// PartitionEditor (docs/models/hw-flow-fusion.md "Partitions"): dragging a sub-array with the mouse
+// keeps it inside the PE array, on divisor sizes and clear of the other layers; register-file share
 // sliders keep every section at 100 %; showing a state never emits.
 #include "models/evaluate.h"
 #include "partition/partition_editor.h"

@@ -3,6 +3,7 @@
 // strategies evaluated off the GUI thread.
 #include "metrics/metric_format.h"
 #include "models/evaluate.h"
+#include "studio_states.h"
 #include "teaching/compare_view.h"
 #include "teaching/strategy_comparison_view.h"
 #include "teaching/teaching_style.h"
@@ -22,38 +23,6 @@ void evaluateInto(StudioState& s) {
     s.metrics = std::make_shared<const Metrics>(evaluate(s.network, s.hardware, s.schedule));
 }
 
-// The worked example of MODELS.md §3 (conv2: order z,y,x,i, T = 4, SL_X = CL_X = yi).
-StudioState workedExample() {
-    StudioState s;
-    s.network = test::bundledNetwork("l2net");
-    s.hardware = test::bundledHardware("convfusion-40nm");
-    s.schedule = defaultSchedule(s.network, s.hardware);
-    LayerSchedule& ls = s.schedule.layers[size_t(s.network.find("conv2"))];
-    ls.order = {Dim::z, Dim::y, Dim::x, Dim::i};
-    ls.tile = {4, 4, 4, 4};
-    ls.store = {Level::l2, Level::l2, Level::tile};
-    ls.compute = ls.store;
-    evaluateInto(s);
-    return s;
-}
-
-StudioState l3netFused(Strategy strategy) {
-    StudioState s;
-    s.network = test::bundledNetwork("l3net");
-    s.hardware = test::bundledHardware("hwff-config-1");
-    s.schedule = defaultSchedule(s.network, s.hardware);
-    const auto ids = s.network.computeIds();
-    FusionGroup g;
-    g.name = "all";
-    g.layers = {ids[0], ids[1], ids[2]};
-    g.strategy = strategy;
-    g.out_tile = OutputTile{4, 4};
-    s.schedule.groups = {g};
-    normalize(s.schedule, s.network);
-    evaluateInto(s);
-    return s;
-}
-
 } // namespace
 
 class TestTeachingCompare : public QObject {
@@ -70,7 +39,7 @@ class TestTeachingCompare : public QObject {
 
 void TestTeachingCompare::noSnapshotNothingToCompare() {
     CompareView view;
-    StudioState s = workedExample();
+    StudioState s = test::workedExampleState();
     s.metrics.reset();
     view.setState(s);
     QVERIFY(!view.snapshotButton()->isEnabled()); // nothing evaluated yet
@@ -85,7 +54,7 @@ void TestTeachingCompare::noSnapshotNothingToCompare() {
 void TestTeachingCompare::loopOrderChangeShowsDeltas() {
     CompareView view;
     QSignalSpy differ(&view, &CompareView::groupsDiffer);
-    StudioState a = workedExample();
+    StudioState a = test::workedExampleState();
     view.setState(a);
     view.snapshotButton()->click();
     QVERIFY(view.hasSnapshot());
@@ -129,7 +98,7 @@ void TestTeachingCompare::loopOrderChangeShowsDeltas() {
 void TestTeachingCompare::tileChangeMarksItsGroup() {
     CompareView view;
     QSignalSpy differ(&view, &CompareView::groupsDiffer);
-    StudioState a = workedExample();
+    StudioState a = test::workedExampleState();
     view.setState(a);
     QVERIFY(view.takeSnapshot());
     // T_x of conv2 4 → 2: the X window shrinks to (2−1)+3 = 4 columns, Buf_X = 4·3·4 = 48 < 72,
@@ -155,7 +124,7 @@ void TestTeachingCompare::tileChangeMarksItsGroup() {
 void TestTeachingCompare::clearingForgetsA() {
     CompareView view;
     QSignalSpy differ(&view, &CompareView::groupsDiffer);
-    StudioState a = workedExample();
+    StudioState a = test::workedExampleState();
     view.setState(a);
     view.takeSnapshot();
     StudioState b = a;
@@ -172,9 +141,9 @@ void TestTeachingCompare::clearingForgetsA() {
 
 void TestTeachingCompare::anotherNetworkComparesTotalsOnly() {
     CompareView view;
-    view.setState(workedExample());
+    view.setState(test::workedExampleState());
     view.takeSnapshot();
-    view.setState(l3netFused(Strategy::recompute));
+    view.setState(test::l3netFusedState(Strategy::recompute, "hwff-config-1"));
     QVERIFY(view.item(QStringLiteral("total.macs")));
     QVERIFY(!view.item(QStringLiteral("groups")));
     QVERIFY(view.differingGroups().isEmpty());
@@ -182,7 +151,7 @@ void TestTeachingCompare::anotherNetworkComparesTotalsOnly() {
 
 void TestTeachingCompare::strategiesSideBySide() {
     CompareView view;
-    StudioState s = l3netFused(Strategy::recompute);
+    StudioState s = test::l3netFusedState(Strategy::recompute, "hwff-config-1");
     // conv3 in 4×4 output tiles: under recompute its producers redo the K−1 = 2 overlapping
     // rows and columns of neighbouring tiles.
     s.schedule.layers[size_t(s.network.computeIds()[2])].tile = {4, 4, 4, 4};

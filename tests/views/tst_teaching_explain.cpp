@@ -2,6 +2,7 @@
 // "Buf_X = T_i · D_n · ((T_x−1)·S_x + D_m) = 4 · 3 · 6 = 72" and equals the model's buffer,
 // every term carries its reason, DRAM reload factors and group formulas are shown.
 #include "models/evaluate.h"
+#include "studio_states.h"
 #include "teaching/explain_view.h"
 #include "teaching/teaching_style.h"
 #include "test_support.h"
@@ -11,29 +12,7 @@
 
 using namespace lf;
 
-namespace {
-
-StudioState workedExample() {
-    StudioState s;
-    s.network = test::bundledNetwork("l2net");
-    s.hardware = test::bundledHardware("convfusion-40nm");
-    s.schedule = defaultSchedule(s.network, s.hardware);
-    LayerSchedule& ls = s.schedule.layers[size_t(s.network.find("conv2"))];
-    ls.order = {Dim::z, Dim::y, Dim::x, Dim::i};
-    ls.tile = {4, 4, 4, 4};
-    ls.store = {Level::l2, Level::l2, Level::tile};
-    ls.compute = ls.store;
-    s.metrics = std::make_shared<const Metrics>(evaluate(s.network, s.hardware, s.schedule));
-    return s;
-}
-
-StudioSelection layer(const StudioState& s, const char* name) {
-    StudioSelection sel;
-    sel.layers = {s.network.find(name)};
-    return sel;
-}
-
-} // namespace
+namespace {} // namespace
 
 class TestTeachingExplain : public QObject {
     Q_OBJECT
@@ -50,9 +29,9 @@ class TestTeachingExplain : public QObject {
 
 void TestTeachingExplain::bufXRowEqualsTheModel() {
     ExplainView view;
-    const StudioState s = workedExample();
+    const StudioState s = test::workedExampleState();
     view.setState(s);
-    view.setSelection(layer(s, "conv2"));
+    view.setSelection(test::layerSelection(s, "conv2"));
     QTreeWidgetItem* row = view.formulaItem(QStringLiteral("Buf_X"));
     QVERIFY(row);
     QCOMPARE(row->text(ExplainView::cFigure),
@@ -77,9 +56,9 @@ void TestTeachingExplain::bufXRowEqualsTheModel() {
 
 void TestTeachingExplain::termsAndSources() {
     ExplainView view;
-    const StudioState s = workedExample();
+    const StudioState s = test::workedExampleState();
     view.setState(s);
-    view.setSelection(layer(s, "conv2"));
+    view.setSelection(test::layerSelection(s, "conv2"));
     QTreeWidgetItem* row = view.formulaItem(QStringLiteral("Buf_X"));
     QCOMPARE(row->childCount(), 3);
     QCOMPARE(row->child(0)->text(ExplainView::cFigure), QStringLiteral("T_i"));
@@ -96,9 +75,9 @@ void TestTeachingExplain::termsAndSources() {
 
 void TestTeachingExplain::reloadFactors() {
     ExplainView view;
-    const StudioState s = workedExample();
+    const StudioState s = test::workedExampleState();
     view.setState(s);
-    view.setSelection(layer(s, "conv2"));
+    view.setSelection(test::layerSelection(s, "conv2"));
     // Inputs: 18,432 loaded over 4·18·18 = 1,296 compulsory = 14.22×.
     QTreeWidgetItem* x = view.formulaItem(QStringLiteral("Inputs X"));
     QVERIFY(x);
@@ -112,9 +91,9 @@ void TestTeachingExplain::reloadFactors() {
 
 void TestTeachingExplain::followsEdits() {
     ExplainView view;
-    StudioState s = workedExample();
+    StudioState s = test::workedExampleState();
     view.setState(s);
-    view.setSelection(layer(s, "conv2"));
+    view.setSelection(test::layerSelection(s, "conv2"));
     // Folding x (CL_X = xi): Buf_X = 4 · 3 · 3 = 36.
     s.schedule.layers[size_t(s.network.find("conv2"))].compute[size_t(Arr::X)] = Level::l3;
     s.metrics = std::make_shared<const Metrics>(evaluate(s.network, s.hardware, s.schedule));
@@ -127,7 +106,7 @@ void TestTeachingExplain::followsEdits() {
 
 void TestTeachingExplain::groupFormulas() {
     ExplainView view;
-    StudioState s = workedExample();
+    StudioState s = test::workedExampleState();
     const LayerId c1 = s.network.find("conv1"), c2 = s.network.find("conv2");
     s.schedule.layers[size_t(c1)].tile = {4, 18, 18, 3};
     FusionGroup g;
@@ -151,7 +130,7 @@ void TestTeachingExplain::groupFormulas() {
              teaching::exactCount(s.metrics->groups[0].macs) + QStringLiteral(" MACs"));
     QVERIFY(view.formulaItem(QStringLiteral("P(conv1)"), true));
     // conv1 alone: a fused producer with its productions.
-    view.setSelection(layer(s, "conv1"));
+    view.setSelection(test::layerSelection(s, "conv1"));
     QVERIFY(view.layerExplanation() && view.layerExplanation()->fused);
     QVERIFY(
         view.formulaItem(QStringLiteral("MACs"), true)); // the group's section follows the layer's
@@ -159,9 +138,9 @@ void TestTeachingExplain::groupFormulas() {
 
 void TestTeachingExplain::collapsedRowsStayCollapsed() {
     ExplainView view;
-    StudioState s = workedExample();
+    StudioState s = test::workedExampleState();
     view.setState(s);
-    view.setSelection(layer(s, "conv2"));
+    view.setSelection(test::layerSelection(s, "conv2"));
     view.formulaItem(QStringLiteral("Buf_X"))->setExpanded(false);
     s.schedule.layers[size_t(s.network.find("conv2"))].tile[size_t(Dim::x)] = 2;
     view.setState(s);
@@ -174,9 +153,9 @@ void TestTeachingExplain::numbersIgnoreTheLocale() {
     const QLocale saved;
     QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
     ExplainView view;
-    const StudioState s = workedExample();
+    const StudioState s = test::workedExampleState();
     view.setState(s);
-    view.setSelection(layer(s, "conv2"));
+    view.setSelection(test::layerSelection(s, "conv2"));
     QCOMPARE(view.formulaItem(QStringLiteral("Acc_X"))->text(ExplainView::cValue),
              QStringLiteral("18,432 elements"));
     QCOMPARE(view.formulaItem(QStringLiteral("Inputs X"))->text(ExplainView::cValue),

@@ -3,6 +3,7 @@
 // solution (from "Show solution") is applied; hints come one at a time.
 #include "examples/bundled.h"
 #include "models/evaluate.h"
+#include "studio_states.h"
 #include "teaching/lessons_view.h"
 #include "test_support.h"
 
@@ -16,15 +17,6 @@
 using namespace lf;
 
 namespace {
-
-StudioState evaluated(const Network& net, const Hardware& hw, const Schedule& sched) {
-    StudioState s;
-    s.network = net;
-    s.hardware = hw;
-    s.schedule = sched;
-    s.metrics = std::make_shared<const Metrics>(evaluate(net, hw, sched));
-    return s;
-}
 
 int bundledLessonCount() {
     int n = 0;
@@ -85,7 +77,7 @@ void TestTeachingLessons::eachLessonStartsNotMetAndItsSolutionMeets() {
         opened.clear();
         QCOMPARE(net.canonicalHash(), view.lesson(k)->network.canonicalHash());
         QVERIFY(start == view.lesson(k)->start);
-        view.setState(evaluated(net, hw, start));
+        view.setState(test::evaluatedState(net, hw, start));
         QVERIFY2(view.isActive(), qPrintable(name));
         QVERIFY2(!view.targetMet(), qPrintable(name));
         QVERIFY2(view.statusText().contains(QLatin1String("Not met")),
@@ -103,7 +95,7 @@ void TestTeachingLessons::eachLessonStartsNotMetAndItsSolutionMeets() {
         const auto solution = replaced.at(0).at(0).value<Schedule>();
         replaced.clear();
         QVERIFY(solution == view.lesson(k)->solution);
-        view.setState(evaluated(net, hw, solution));
+        view.setState(test::evaluatedState(net, hw, solution));
         QVERIFY2(view.targetMet(), qPrintable(name + ": " + view.statusText()));
         QVERIFY(view.banner()->isVisibleTo(&view));
         QVERIFY(view.banner()->text().contains(QLatin1String("Target met")));
@@ -120,7 +112,7 @@ void TestTeachingLessons::firstLessonShowsActualValues() {
     QVERIFY(k >= 0);
     view.setCurrentLesson(k);
     const Lesson* l = view.lesson(k);
-    view.setState(evaluated(l->network, l->hardware, l->start));
+    view.setState(test::evaluatedState(l->network, l->hardware, l->start));
     // conv2 at z,y,x,i with X at yi: 256 windows of 72 = 18,432 inputs (target ≤ 4,608), Buf_X
     // = 72.
     QTreeWidgetItem* input = view.targetList()->topLevelItem(0);
@@ -130,7 +122,7 @@ void TestTeachingLessons::firstLessonShowsActualValues() {
     QCOMPARE(view.targetList()->topLevelItem(1)->text(0), QStringLiteral("✓"));
     QVERIFY(view.statusText().contains(QLatin1String("1 of 2")));
     // y, x, z, i: 64 windows of 72 = 4,608.
-    view.setState(evaluated(l->network, l->hardware, l->solution));
+    view.setState(test::evaluatedState(l->network, l->hardware, l->solution));
     QCOMPARE(view.targetList()->topLevelItem(0)->text(2), QStringLiteral("4,608"));
     QVERIFY(view.targetMet());
 }
@@ -159,7 +151,7 @@ void TestTeachingLessons::anotherNetworkIsNotTheLesson() {
     const Network other = test::bundledNetwork("l3net");
     const Hardware hw = test::bundledHardware("hwff-config-1");
     QVERIFY(other.canonicalHash() != view.lesson(0)->network.canonicalHash());
-    view.setState(evaluated(other, hw, defaultSchedule(other, hw)));
+    view.setState(test::evaluatedState(other, hw, defaultSchedule(other, hw)));
     QVERIFY(!view.isActive());
     QVERIFY(!view.targetMet());
     QVERIFY(view.statusText().contains(QLatin1String("Open this lesson")));

@@ -1,8 +1,9 @@
-// LoopNestView: the loop nest of the MODELS.md §3 worked example (L2Net conv2, order z,y,x,i,
-// T = 4, SL_X = CL_X = yi, SL_W = CL_W = tile, SL_Y = CL_Y = yi) shows its loops in order
+// LoopNestView: the loop nest of the docs/models/convfusion.md worked example (L2Net conv2, order
+// z,y,x,i, T = 4, SL_X = CL_X = yi, SL_W = CL_W = tile, SL_Y = CL_Y = yi) shows its loops in order
 // and its annotated volumes, follows every edit, colours the arrays, and names the loop the
 // pointer rests on.
 #include "models/evaluate.h"
+#include "studio_states.h"
 #include "teaching/loop_nest_highlighter.h"
 #include "teaching/loop_nest_view.h"
 #include "teaching/teaching_style.h"
@@ -16,26 +17,6 @@
 using namespace lf;
 
 namespace {
-
-StudioState workedExample() {
-    StudioState s;
-    s.network = test::bundledNetwork("l2net");
-    s.hardware = test::bundledHardware("convfusion-40nm");
-    s.schedule = defaultSchedule(s.network, s.hardware);
-    LayerSchedule& ls = s.schedule.layers[size_t(s.network.find("conv2"))];
-    ls.order = {Dim::z, Dim::y, Dim::x, Dim::i};
-    ls.tile = {4, 4, 4, 4};
-    ls.store = {Level::l2, Level::l2, Level::tile}; // X, Y at yi; W at the tile
-    ls.compute = ls.store;
-    s.metrics = std::make_shared<const Metrics>(evaluate(s.network, s.hardware, s.schedule));
-    return s;
-}
-
-StudioSelection layer(const StudioState& s, const char* name) {
-    StudioSelection sel;
-    sel.layers = {s.network.find(name)};
-    return sel;
-}
 
 int lineOf(const QString& text, const QString& needle, int from = 0) {
     const QStringList lines = text.split(QLatin1Char('\n'));
@@ -62,9 +43,9 @@ class TestTeachingLoopNest : public QObject {
 
 void TestTeachingLoopNest::workedExampleLoopsInOrder() {
     LoopNestView view;
-    const StudioState s = workedExample();
+    const StudioState s = test::workedExampleState();
     view.setState(s);
-    view.setSelection(layer(s, "conv2"));
+    view.setSelection(test::layerSelection(s, "conv2"));
     const QString text = view.codeText();
     QVERIFY(view.title().contains(QLatin1String("conv2")));
     // D = 4×16×16×4 (z, y, x, i), T = 4: outer zo, yo, xo, io, inner zi, yi, xi, ii, kernel n, m.
@@ -88,9 +69,9 @@ void TestTeachingLoopNest::workedExampleLoopsInOrder() {
 
 void TestTeachingLoopNest::workedExampleVolumes() {
     LoopNestView view;
-    const StudioState s = workedExample();
+    const StudioState s = test::workedExampleState();
     view.setState(s);
-    view.setSelection(layer(s, "conv2"));
+    view.setSelection(test::layerSelection(s, "conv2"));
     const QString text = view.codeText();
     const int yi = lineOf(text, QStringLiteral("int yi = yo")),
               xi = lineOf(text, QStringLiteral("int xi = xo"));
@@ -116,9 +97,9 @@ void TestTeachingLoopNest::workedExampleVolumes() {
 
 void TestTeachingLoopNest::followsEveryEdit() {
     LoopNestView view;
-    StudioState s = workedExample();
+    StudioState s = test::workedExampleState();
     view.setState(s);
-    view.setSelection(layer(s, "conv2"));
+    view.setSelection(test::layerSelection(s, "conv2"));
     QVERIFY(view.codeText().contains(QLatin1String("alloc X[72];")));
     // T_x = 2: the window is (2−1)·1 + 3 = 4 columns, Buf_X = 4 · 3 · 4 = 48; 8 x tiles.
     s.schedule.layers[size_t(s.network.find("conv2"))].tile[size_t(Dim::x)] = 2;
@@ -136,9 +117,9 @@ void TestTeachingLoopNest::followsEveryEdit() {
 
 void TestTeachingLoopNest::arraysAreColoured() {
     LoopNestView view;
-    const StudioState s = workedExample();
+    const StudioState s = test::workedExampleState();
     view.setState(s);
-    view.setSelection(layer(s, "conv2"));
+    view.setSelection(test::layerSelection(s, "conv2"));
     const bool dark = view.highlighter()->isDark();
     auto formatsOf = [&](const QString& needle) {
         const int k = lineOf(view.codeText(), needle);
@@ -172,9 +153,9 @@ void TestTeachingLoopNest::arraysAreColoured() {
 
 void TestTeachingLoopNest::hoveringALoopHighlightsAndSignals() {
     LoopNestView view;
-    const StudioState s = workedExample();
+    const StudioState s = test::workedExampleState();
     view.setState(s);
-    view.setSelection(layer(s, "conv2"));
+    view.setSelection(test::layerSelection(s, "conv2"));
     QSignalSpy spy(&view, &LoopNestView::loopHovered);
     const QString text = view.codeText();
     const int yi = lineOf(text, QStringLiteral("int yi = yo")),
@@ -199,9 +180,9 @@ void TestTeachingLoopNest::hoveringALoopHighlightsAndSignals() {
 
 void TestTeachingLoopNest::mouseOverALoop() {
     LoopNestView view;
-    const StudioState s = workedExample();
+    const StudioState s = test::workedExampleState();
     view.setState(s);
-    view.setSelection(layer(s, "conv2"));
+    view.setSelection(test::layerSelection(s, "conv2"));
     view.resize(900, 700);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -217,7 +198,7 @@ void TestTeachingLoopNest::mouseOverALoop() {
 
 void TestTeachingLoopNest::fusedGroupShowsCode3() {
     LoopNestView view;
-    StudioState s = workedExample();
+    StudioState s = test::workedExampleState();
     const LayerId c1 = s.network.find("conv1"), c2 = s.network.find("conv2");
     s.schedule.layers[size_t(c1)].tile = {4, 18, 18, 3};
     FusionGroup g;
@@ -228,7 +209,7 @@ void TestTeachingLoopNest::fusedGroupShowsCode3() {
     s.metrics = std::make_shared<const Metrics>(evaluate(s.network, s.hardware, s.schedule));
     view.setState(s);
     // The layer alone first; the whole group on request.
-    view.setSelection(layer(s, "conv2"));
+    view.setSelection(test::layerSelection(s, "conv2"));
     QVERIFY(!view.codeText().contains(QLatin1String("inline production of conv1")));
     view.setShowWholeGroup(true);
     QCOMPARE(view.shownGroup(), 0);
@@ -251,7 +232,7 @@ void TestTeachingLoopNest::fusedGroupShowsCode3() {
 
 void TestTeachingLoopNest::nothingSelected() {
     LoopNestView view;
-    view.setState(workedExample());
+    view.setState(test::workedExampleState());
     view.setSelection({});
     QVERIFY(view.codeText().isEmpty());
     QVERIFY(view.title().contains(QLatin1String("Select")));

@@ -3,6 +3,7 @@
 // are coloured by strategy, the occupancy gauge and the step table follow, and a hovered
 // loop is outlined.
 #include "models/evaluate.h"
+#include "studio_states.h"
 #include "teaching/teaching_style.h"
 #include "teaching/tile_pyramid_scene.h"
 #include "teaching/tile_pyramid_view.h"
@@ -19,24 +20,6 @@
 using namespace lf;
 
 namespace {
-
-// L3Net: 22×22×3 → conv1 20×20×4 → conv2 18×18×4 → conv3 16×16×4, all 3×3 stride 1.
-StudioState l3netFused(Strategy strategy) {
-    StudioState s;
-    s.network = test::bundledNetwork("l3net");
-    s.hardware = test::bundledHardware("convfusion-40nm");
-    s.schedule = defaultSchedule(s.network, s.hardware);
-    const auto ids = s.network.computeIds();
-    FusionGroup g;
-    g.name = "all";
-    g.layers = {ids[0], ids[1], ids[2]};
-    g.strategy = strategy;
-    g.out_tile = OutputTile{4, 4};
-    s.schedule.groups = {g};
-    normalize(s.schedule, s.network);
-    s.metrics = std::make_shared<const Metrics>(evaluate(s.network, s.hardware, s.schedule));
-    return s;
-}
 
 StudioSelection wholeGroup(const StudioState& s) {
     StudioSelection sel;
@@ -64,7 +47,7 @@ class TestTeachingPyramid : public QObject {
 
 void TestTeachingPyramid::extentsInLabels() {
     TilePyramidView view;
-    const StudioState s = l3netFused(Strategy::recompute);
+    const StudioState s = test::l3netFusedState(Strategy::recompute, "convfusion-40nm");
     view.setState(s);
     view.setSelection(wholeGroup(s));
     QCOMPARE(view.shownGroup(), 0);
@@ -86,7 +69,7 @@ void TestTeachingPyramid::extentsInLabels() {
 
 void TestTeachingPyramid::mapsToScale() {
     TilePyramidView view;
-    const StudioState s = l3netFused(Strategy::recompute);
+    const StudioState s = test::l3netFusedState(Strategy::recompute, "convfusion-40nm");
     view.setState(s);
     view.setSelection(wholeGroup(s));
     // One scale for every map: widths in the ratio 22 : 20 : 18 : 16.
@@ -116,7 +99,7 @@ void TestTeachingPyramid::mapsToScale() {
 
 void TestTeachingPyramid::steppingMovesTheRegions() {
     TilePyramidView view;
-    const StudioState s = l3netFused(Strategy::recompute);
+    const StudioState s = test::l3netFusedState(Strategy::recompute, "convfusion-40nm");
     view.setState(s);
     view.setSelection(wholeGroup(s));
     TilePyramidScene* sc = view.scene();
@@ -152,7 +135,7 @@ void TestTeachingPyramid::overlapsColouredByStrategy() {
         QPalette p = view.palette();
         p.setColor(QPalette::Base, Qt::white);
         view.setPalette(p);
-        const StudioState s = l3netFused(st);
+        const StudioState s = test::l3netFusedState(st, "convfusion-40nm");
         view.setState(s);
         view.setSelection(wholeGroup(s));
         QVERIFY(!view.scene()->overlapItem(2, false)->isVisible()); // step 0 has no left neighbour
@@ -168,7 +151,7 @@ void TestTeachingPyramid::overlapsColouredByStrategy() {
 
 void TestTeachingPyramid::gaugeAndTable() {
     TilePyramidView view;
-    const StudioState s = l3netFused(Strategy::recompute);
+    const StudioState s = test::l3netFusedState(Strategy::recompute, "convfusion-40nm");
     view.setState(s);
     view.setSelection(wholeGroup(s));
     // Live at step 0: 10·10·3 + 8·8·4 + 6·6·4 + 4·4·4 = 300 + 256 + 144 + 64 = 764 elements.
@@ -187,7 +170,7 @@ void TestTeachingPyramid::gaugeAndTable() {
 
 void TestTeachingPyramid::playAnimates() {
     TilePyramidView view;
-    const StudioState s = l3netFused(Strategy::reuse);
+    const StudioState s = test::l3netFusedState(Strategy::reuse, "convfusion-40nm");
     view.setState(s);
     view.setSelection(wholeGroup(s));
     view.setInterval(20);
@@ -202,7 +185,7 @@ void TestTeachingPyramid::playAnimates() {
 
 void TestTeachingPyramid::hoveredLoopIsOutlined() {
     TilePyramidView view;
-    const StudioState s = l3netFused(Strategy::recompute);
+    const StudioState s = test::l3netFusedState(Strategy::recompute, "convfusion-40nm");
     view.setState(s);
     view.setSelection(wholeGroup(s));
     view.setStep(5); // tile (1, 1)
@@ -225,7 +208,7 @@ void TestTeachingPyramid::hoveredLoopIsOutlined() {
 
 void TestTeachingPyramid::doubleClickSelectsTheLayer() {
     TilePyramidView view;
-    const StudioState s = l3netFused(Strategy::recompute);
+    const StudioState s = test::l3netFusedState(Strategy::recompute, "convfusion-40nm");
     view.setState(s);
     view.setSelection(wholeGroup(s));
     view.resize(700, 900);
@@ -244,7 +227,7 @@ void TestTeachingPyramid::doubleClickSelectsTheLayer() {
 
 void TestTeachingPyramid::noGroupNoPyramid() {
     TilePyramidView view;
-    const StudioState s = l3netFused(Strategy::recompute);
+    const StudioState s = test::l3netFusedState(Strategy::recompute, "convfusion-40nm");
     view.setState(s);
     view.setSelection({});
     QCOMPARE(view.shownGroup(), -1);

@@ -110,10 +110,10 @@ BarChartData trafficChartData(const Metrics& m, const Hardware& hw) {
               {tr("output"), QColor(0x54, 0xa2, 0x4b), {}},
               {tr("psum"), QColor(0xb2, 0x79, 0xa2), {}}};
     for (const GroupMetrics& g : m.groups) {
-        d.sets[0].values << double(g.dram.input) * p.act_bits / 8.0;
-        d.sets[1].values << double(g.dram.weight) * p.weight_bits / 8.0;
-        d.sets[2].values << double(g.dram.output) * p.act_bits / 8.0;
-        d.sets[3].values << double(g.dram.psum) * p.psum_bits / 8.0;
+        d.sets[0].values << elementBytes(double(g.dram.input), p.act_bits);
+        d.sets[1].values << elementBytes(double(g.dram.weight), p.weight_bits);
+        d.sets[2].values << elementBytes(double(g.dram.output), p.act_bits);
+        d.sets[3].values << elementBytes(double(g.dram.psum), p.psum_bits);
     }
     finish(d, 1024,
            {QStringLiteral("B"), QStringLiteral("KB"), QStringLiteral("MB"), QStringLiteral("GB"),

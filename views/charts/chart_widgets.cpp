@@ -1,15 +1,14 @@
 #include "charts/chart_widgets.h"
 
+#include "charts/chart_render.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
-#include <QFileInfo>
 #include <QFontMetrics>
-#include <QGraphicsLayout>
-#include <QGraphicsScene>
 #include <QImage>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -18,7 +17,6 @@
 #include <QScatterSeries>
 #include <QSet>
 #include <QStackedBarSeries>
-#include <QSvgGenerator>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -33,70 +31,16 @@ namespace {
 constexpr int kMaxLabelledCategories = 40;
 constexpr qsizetype kMaxLabelLength = 12;
 constexpr int kMaxInPlaceChanges = 8;
-const QSize kDefaultExportSize(960, 600);
-
-// Colours of the chart's frame, text and grid from the widget palette (light or dark); the
-// series keep their own colours.
-void applyPalette(QChart* chart, const QPalette& pal) {
-    const QColor text = pal.color(QPalette::Text);
-    QColor grid = pal.color(QPalette::Mid);
-    grid.setAlpha(90);
-    chart->setBackgroundBrush(pal.color(QPalette::Base));
-    chart->setBackgroundPen(Qt::NoPen);
-    chart->setTitleBrush(text);
-    chart->legend()->setLabelColor(text);
-    for (QAbstractAxis* a : chart->axes()) {
-        a->setLabelsColor(text);
-        a->setTitleBrush(text);
-        a->setGridLineColor(grid);
-        a->setMinorGridLineColor(grid);
-        a->setLinePenColor(pal.color(QPalette::Mid));
-    }
-}
 
 QChart* newChart(const QPalette& pal, const QString& title) {
     auto* chart = new QChart;
-    applyPalette(chart, pal);
+    applyChartPalette(chart, pal);
     chart->setBackgroundRoundness(0);
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->setTitle(title);
     chart->legend()->setAlignment(Qt::AlignBottom);
     return chart;
-}
-
-// Lays a chart out at `size` in a scene of its own and writes it; nothing needs to be on
-// screen. Takes ownership of the chart.
-QString renderChart(QChart* chart, const QString& path, QSize size) {
-    QGraphicsScene scene;
-    scene.addItem(chart);
-    chart->resize(size);
-    if (QGraphicsLayout* l = chart->layout()) l->activate();
-    const QRectF area(QPointF(0, 0), QSizeF(size));
-    scene.setSceneRect(area);
-    if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
-        QSvgGenerator svg;
-        svg.setFileName(path);
-        svg.setSize(size);
-        svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(chart->title());
-        QPainter p;
-        if (!p.begin(&svg)) return QObject::tr("cannot write %1").arg(path);
-        scene.render(&p, area, area);
-        p.end();
-        if (!QFileInfo(path).isFile()) return QObject::tr("cannot write %1").arg(path);
-        return {};
-    }
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(chart->backgroundBrush().color());
-    {
-        QPainter p(&image);
-        p.setRenderHint(QPainter::Antialiasing);
-        scene.render(&p, area, area);
-    }
-    if (!image.save(path))
-        return QObject::tr("cannot write %1 (unknown image format or unwritable place)").arg(path);
-    return {};
 }
 
 // --- bars -----------------------------------------------------------------------------------
@@ -109,9 +53,10 @@ QStringList axisLabels(const QStringList& categories) {
     for (const QString& c : categories) {
         // The shortest end of the name not used yet, else the whole name numbered.
         QString l;
-        for (qsizetype len = kMaxLabelLength; l.isEmpty() && len < c.size() + 4; len += 4) {
+        for (qsizetype len = kMaxLabelLength; l.isEmpty(); len += 4) {
             const QString t = c.size() <= len ? c : QStringLiteral("…") + c.right(len - 1);
             if (!seen.contains(t)) l = t;
+            if (c.size() <= len) break; // the whole name was tried
         }
         for (int k = 2; l.isEmpty(); ++k) {
             const QString t = QStringLiteral("%1 #%2").arg(c).arg(k);
@@ -204,7 +149,7 @@ Bars buildBars(QChart* chart, const BarChartData& d, int highlight, const QPalet
     if (const int c = categoryOf(d, highlight); c >= 0)
         for (QBarSet* set : b.sets)
             set->selectBar(c);
-    applyPalette(chart, pal);
+    applyChartPalette(chart, pal);
     return b;
 }
 
@@ -279,7 +224,7 @@ Roof buildRoofline(QChart* chart, const RooflineData& d, int highlight, const QP
     fillRoofline(r, d);
     for (size_t i = 0; i < d.points.size(); ++i)
         if (d.points[i].category == highlight) r.points->selectPoint(int(i));
-    applyPalette(chart, pal);
+    applyChartPalette(chart, pal);
     return r;
 }
 
@@ -401,7 +346,7 @@ void BarChartWidget::resizeEvent(QResizeEvent* event) {
 }
 
 void BarChartWidget::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::PaletteChange) applyPalette(d_->view->chart(), palette());
+    if (event->type() == QEvent::PaletteChange) applyChartPalette(d_->view->chart(), palette());
     QWidget::changeEvent(event);
 }
 
@@ -435,7 +380,8 @@ QPoint BarChartWidget::barCenter(int group) const {
 
 QString BarChartWidget::exportImage(const QString& path, QSize size) const {
     if (!size.isValid() || size.isEmpty())
-        size = isVisible() && !d_->view->size().isEmpty() ? d_->view->size() : kDefaultExportSize;
+        size =
+            isVisible() && !d_->view->size().isEmpty() ? d_->view->size() : kDefaultChartExportSize;
     QChart* chart = newChart(palette(), d_->data.title);
     buildBars(chart, d_->data, -1, palette(), size);
     return renderChart(chart, path, size);
@@ -504,7 +450,7 @@ QWidget* RooflineChartWidget::viewport() const {
     return d_->view->viewport();
 }
 void RooflineChartWidget::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::PaletteChange) applyPalette(d_->view->chart(), palette());
+    if (event->type() == QEvent::PaletteChange) applyChartPalette(d_->view->chart(), palette());
     QWidget::changeEvent(event);
 }
 
@@ -541,7 +487,8 @@ QPoint RooflineChartWidget::pointPosition(int category) const {
 
 QString RooflineChartWidget::exportImage(const QString& path, QSize size) const {
     if (!size.isValid() || size.isEmpty())
-        size = isVisible() && !d_->view->size().isEmpty() ? d_->view->size() : kDefaultExportSize;
+        size =
+            isVisible() && !d_->view->size().isEmpty() ? d_->view->size() : kDefaultChartExportSize;
     QChart* chart = newChart(palette(), d_->data.title);
     buildRoofline(chart, d_->data, -1, palette());
     return renderChart(chart, path, size);

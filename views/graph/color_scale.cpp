@@ -106,7 +106,7 @@ HeatValues heatValues(const StudioState& state, ColorBy mode) {
     if (mode == ColorBy::group || !state.metrics) return h;
     const Metrics& m = *state.metrics;
     h.value.assign(size_t(state.network.size()), std::nullopt);
-    const double capacity = double(state.hardware.buffer.bytes);
+    const double capacity = double(m.totals.buffer_capacity_bytes);
     for (const LayerMetrics& lm : m.layers) {
         if (lm.id < 0 || size_t(lm.id) >= h.value.size()) continue;
         double v = 0;

@@ -1,6 +1,7 @@
 #include "graph/graph_labels.h"
 
-#include "metrics/metrics_io.h"
+#include "metrics/units.h"
+#include "qt_text.h"
 
 #include <QCoreApplication>
 #include <QStringList>
@@ -13,17 +14,14 @@ QString tr(const char* s) {
     return QCoreApplication::translate("lf::graph::GraphLabels", s);
 }
 const QChar kTimes(0x00D7);
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 QString count(double n) {
-    return q(humanCount(n));
+    return qs(humanCount(n));
 }
 QString bytes(double n) {
-    return q(humanBytes(n));
+    return qs(humanBytes(n));
 }
 QString esc(const std::string& s) {
-    return q(s).toHtmlEscaped();
+    return qs(s).toHtmlEscaped();
 }
 
 QString pair(int h, int w) {
@@ -43,12 +41,12 @@ QString trafficText(const Traffic& t) {
 
 QString energyText(const Energy& e) {
     return tr("%1 (MAC %2 · RF %3 · SRAM %4 · DRAM %5)")
-        .arg(q(humanEnergy(e.total())), q(humanEnergy(e.mac)), q(humanEnergy(e.rf)),
-             q(humanEnergy(e.sram)), q(humanEnergy(e.dram)));
+        .arg(qs(humanEnergy(e.total())), qs(humanEnergy(e.mac)), qs(humanEnergy(e.rf)),
+             qs(humanEnergy(e.sram)), qs(humanEnergy(e.dram)));
 }
 
-QString bufferLine(const GroupMetrics& g, const Hardware& hw) {
-    const double cap = double(hw.buffer.bytes);
+QString bufferLine(const GroupMetrics& g, const Metrics& m) {
+    const double cap = double(m.totals.buffer_capacity_bytes);
     const int pct = cap > 0 ? int(double(g.buffer_bytes) * 100.0 / cap + 0.5) : 0;
     QString s = tr("%1 of %2 (%3 %)").arg(bytes(double(g.buffer_bytes)), bytes(cap)).arg(pct);
     if (!g.fits)
@@ -99,9 +97,9 @@ QString layerDetailText(const Network& net, LayerId id) {
     case LayerType::resize:
         return QStringLiteral("resize ×") + QString::number(l.scale_h);
     case LayerType::opaque:
-        return l.op_type.empty() ? tr("unsupported") : q(l.op_type);
+        return l.op_type.empty() ? tr("unsupported") : qs(l.op_type);
     case LayerType::reorg:
-        return q(l.op_type);
+        return qs(l.op_type);
     }
     return {};
 }
@@ -111,7 +109,8 @@ QString shapeText(const Shape& s) {
 }
 
 QString tensorBytesText(const Network& net, const Hardware& hw, LayerId producer) {
-    const double b = double(net.layer(producer).out.elements()) * hw.precision.act_bits / 8.0;
+    const double b =
+        elementBytes(double(net.layer(producer).out.elements()), hw.precision.act_bits);
     return bytes(b);
 }
 
@@ -120,10 +119,10 @@ QStringList groupProblems(const StudioState& state, int gi) {
     if (gi < 0 || size_t(gi) >= state.schedule.groups.size()) return out;
     for (const Violation& v :
          checkGroup(state.network, state.hardware, state.schedule.groups[size_t(gi)]))
-        out << q(v.message);
+        out << qs(v.message);
     if (state.metrics && size_t(gi) < state.metrics->groups.size())
         for (const std::string& w : state.metrics->groups[size_t(gi)].warnings)
-            if (!out.contains(q(w))) out << q(w);
+            if (!out.contains(qs(w))) out << qs(w);
     return out;
 }
 
@@ -167,7 +166,7 @@ QString layerToolTip(const StudioState& state, LayerId id) {
     html += row(tr("Energy"), energyText(lm->energy));
     if (gi >= 0 && size_t(gi) < state.metrics->groups.size())
         html +=
-            row(tr("Group buffer"), bufferLine(state.metrics->groups[size_t(gi)], state.hardware));
+            row(tr("Group buffer"), bufferLine(state.metrics->groups[size_t(gi)], *state.metrics));
     html += QStringLiteral("</table>");
     const QStringList problems = groupProblems(state, gi);
     for (const QString& p : problems)
@@ -184,7 +183,7 @@ QString groupToolTip(const StudioState& state, int gi) {
                        .arg(g.layers.size());
     if (state.metrics && size_t(gi) < state.metrics->groups.size()) {
         const GroupMetrics& gm = state.metrics->groups[size_t(gi)];
-        html += row(tr("Buffer"), bufferLine(gm, state.hardware));
+        html += row(tr("Buffer"), bufferLine(gm, *state.metrics));
         QString macs = count(double(gm.macs));
         if (gm.recompute_macs > 0)
             macs += tr(" (recompute %1)").arg(count(double(gm.recompute_macs)));

@@ -213,7 +213,7 @@ void GraphScene::applyLooks() {
     const Schedule& sched = state_.schedule;
     const Metrics* m = state_.metrics.get();
     heat_ = heatValues(state_, colorBy_);
-    const double capacity = double(state_.hardware.buffer.bytes);
+    const double capacity = m ? double(m->totals.buffer_capacity_bytes) : 0.0;
     const bool heatMode = colorBy_ != ColorBy::group;
 
     struct GroupInfo {

@@ -1,4 +1,4 @@
-// Graphviz `dot` backend of the Layouter (recipe: docs STYLE.md "Graphviz in Qt").
+// Graphviz `dot` backend of the Layouter (recipe: docs/architecture.md, "Graphviz").
 #include "graph/graphviz_context_p.h"
 #include "graph/layouter.h"
 

@@ -1,6 +1,6 @@
 #include "graph/heat_legend.h"
 
-#include "metrics/metrics_io.h"
+#include "metrics/units.h"
 
 #include <QLinearGradient>
 #include <QPainter>

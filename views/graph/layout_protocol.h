@@ -13,6 +13,13 @@
 
 namespace lf::graph::protocol {
 
+// How many layouts one helper process serves before the studio replaces it with a fresh one
+// (ProcessLayouter::Options::recycle_after). One: dot 2.42's result for a graph depends on
+// what the same process laid out before, and it leaks ~100 KB per clustered layout; a fresh
+// process per layout gives the same picture every time and returns the leak. The helper
+// states it in its --help.
+constexpr int kLayoutsPerHelper = 1;
+
 // Frames larger than this are refused on both sides (a 10^5-node request is ~10 MB).
 constexpr uint32_t kMaxFrameBytes = 256u << 20;
 

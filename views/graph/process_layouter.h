@@ -6,10 +6,12 @@
 //    changes with what it laid out before (its orderings depend on heap addresses), while a
 //    fresh process always gives the same picture, so undo restores exactly the old view;
 //  - a crash inside Graphviz becomes a layout error instead of losing unsaved work.
-// By default each layout gets a fresh helper, started right after the previous layout
-// (about 2 ms, off the edit's critical path). Without a helper, layouts run in-process.
+// By default each layout gets a fresh helper (protocol::kLayoutsPerHelper), started right
+// after the previous layout (about 2 ms, off the edit's critical path). Without a helper,
+// layouts run in-process.
 #pragma once
 
+#include "graph/layout_protocol.h"
 #include "graph/layouter.h"
 
 #include <QString>
@@ -27,8 +29,9 @@ namespace lf::graph {
 class ProcessLayouter final : public Layouter {
   public:
     struct Options {
-        QString program;         // the helper's path; empty: in-process from the start
-        int recycle_after = 1;   // layouts served by one helper process before a fresh one
+        QString program; // the helper's path; empty: in-process from the start
+        // Layouts served by one helper process before a fresh one.
+        int recycle_after = protocol::kLayoutsPerHelper;
         int timeout_ms = 120000; // one layout, start to result (1,000 layers take ~0.3 s)
     };
     explicit ProcessLayouter(Options options);

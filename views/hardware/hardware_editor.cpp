@@ -4,6 +4,7 @@
 #include "examples/bundled.h"
 #include "hardware/number_spin_box.h"
 #include "metrics/metric_format.h"
+#include "qt_text.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -18,10 +19,6 @@
 namespace lf {
 
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 const char* const kDataflowPresets[] = {"ox|oc", "ic|oc", "ox|oy", "ky*oy|ic*oc"};
 constexpr double kBig = 1e15;                          // the YAML reader's bound on reals

@@ -1,4 +1,4 @@
-// HardwareEditor: every field of the hardware YAML (docs/INTERFACES.md) — frequency, batch,
+// HardwareEditor: every field of the hardware YAML (docs/file-formats.md) — frequency, batch,
 // precisions, DRAM, buffer and its energy model, PE array and dataflow, register file and its
 // split, MAC energy, overlap mode, optional multicore — plus a picker of the bundled presets
 // and live validation (lf::validate). A valid change leaves as a hardwareEdited intent; an

@@ -4,6 +4,7 @@
 #include "metrics/metric_grid.h"
 #include "metrics/metric_sections.h"
 #include "metrics/metrics_panel.h"
+#include "qt_text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -24,9 +25,6 @@
 namespace lf {
 
 namespace {
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 constexpr int kLayerRole = Qt::UserRole + 1;
 } // namespace
 
@@ -280,7 +278,8 @@ void GroupInspector::refreshMetrics() {
         return;
     }
     showGroup(*metrics_, QStringLiteral("group."), *gm,
-              findGroupMetrics(state_.previous.get(), gm->name), state_.hardware);
+              findGroupMetrics(state_.previous.get(), gm->name), m->totals.buffer_capacity_bytes,
+              state_.hardware);
 }
 
 void GroupInspector::propose(const FusionGroup& g, const QString& text, int mergeId) {

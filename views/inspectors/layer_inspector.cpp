@@ -6,6 +6,7 @@
 #include "metrics/metric_grid.h"
 #include "metrics/metric_sections.h"
 #include "network/dims.h"
+#include "qt_text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -21,13 +22,6 @@
 namespace lf {
 
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
-QString qs(std::string_view s) {
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
 
 // Dims in the order the tile row shows them: Tx, Ty, Tz, Ti.
 constexpr std::array<Dim, 4> kTileRow{Dim::x, Dim::y, Dim::z, Dim::i};
@@ -96,7 +90,7 @@ QWidget* LayerInspector::buildEditor() {
     });
     v->addWidget(groupLink_);
 
-    // Dimensions (ConvFusion notation, MODELS.md §1).
+    // Dimensions (ConvFusion notation, docs/models/README.md).
     auto* dimsBox = new QGroupBox(tr("Dimensions"), body);
     auto* dg = new QGridLayout(dimsBox);
     const char* const dimNames[8] = {"Dx", "Dy", "Dz", "Di", "Dm", "Dn", "S", "groups"};

@@ -1,5 +1,5 @@
-// Store / compute level choices of a layer's arrays (MODELS.md §2, ConvFusion §III-C): which
-// levels a combo box may offer so that every choice leaves the layer schedule legal.
+// Store / compute level choices of a layer's arrays (docs/models/README.md, ConvFusion §III-C):
+// which levels a combo box may offer so that every choice leaves the layer schedule legal.
 #pragma once
 
 #include "network/network.h"

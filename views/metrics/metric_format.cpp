@@ -1,6 +1,6 @@
 #include "metrics/metric_format.h"
 
-#include "metrics/metrics_io.h"
+#include "metrics/units.h"
 
 #include <cmath>
 

@@ -1,5 +1,5 @@
 // Human-readable figures for the studio (B/KB/MB, cycles and µs/ms, pJ/µJ/mJ, %), built on
-// the units of metrics/metrics_io.h so that the studio and the CLI print the same text.
+// the units of metrics/units.h so that the studio and the CLI print the same text.
 // Formatting is locale-independent.
 #pragma once
 

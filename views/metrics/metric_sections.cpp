@@ -100,12 +100,6 @@ void addLatencyRows(MetricGrid& g, const QString& p, bool total) {
 
 } // namespace
 
-double trafficBytes(const Traffic& t, const Precision& p) {
-    return (double(t.input + t.output) * p.act_bits + double(t.weight) * p.weight_bits +
-            double(t.psum) * p.psum_bits) /
-           8.0;
-}
-
 // --- totals --------------------------------------------------------------------------------
 
 void addTotalsRows(MetricGrid& g, const QString& p) {
@@ -176,7 +170,7 @@ void addGroupRows(MetricGrid& g, const QString& p) {
 }
 
 void showGroup(MetricGrid& g, const QString& p, const GroupMetrics& c, const GroupMetrics* v,
-               const Hardware& hw) {
+               int64_t capacityBytes, const Hardware& hw) {
     const double f = hw.frequency_mhz;
     auto cycles = [f](double x) { return formatCycles(x, f); };
     g.setText(p + "layers", QString::number(c.layers.size()));
@@ -187,7 +181,7 @@ void showGroup(MetricGrid& g, const QString& p, const GroupMetrics& c, const Gro
                 fmtCount);
     showTraffic(g, p, c.dram, v ? &v->dram : nullptr, double(c.dram_bytes),
                 prevOf(v, [](const GroupMetrics& t) { return t.dram_bytes; }));
-    const double cap = double(hw.buffer.bytes);
+    const double cap = double(capacityBytes);
     g.setFigure(p + "buffer", double(c.buffer_bytes),
                 prevOf(v, [](const GroupMetrics& t) { return t.buffer_bytes; }), Better::lower,
                 [cap](double x) { return formatBytes(x) + tr(" of ") + formatBytes(cap); });
@@ -248,16 +242,19 @@ void showLayer(MetricGrid& g, const QString& p, const LayerMetrics& c, const Lay
     g.setFigure(p + "weights", double(c.weights),
                 prevOf(v, [](const LayerMetrics& t) { return t.weights; }), Better::neither,
                 fmtCount);
-    const double ab = pr.act_bits / 8.0, wb = pr.weight_bits / 8.0, pb = pr.psum_bits / 8.0;
-    g.setFigure(p + "buf_x", double(c.buf_x) * ab,
-                prevOf(v, [ab](const LayerMetrics& t) { return double(t.buf_x) * ab; }),
-                Better::lower, fmtBytes);
-    g.setFigure(p + "buf_y", double(c.buf_y) * pb,
-                prevOf(v, [pb](const LayerMetrics& t) { return double(t.buf_y) * pb; }),
-                Better::lower, fmtBytes);
-    g.setFigure(p + "buf_w", double(c.buf_w) * wb,
-                prevOf(v, [wb](const LayerMetrics& t) { return double(t.buf_w) * wb; }),
-                Better::lower, fmtBytes);
+    const int ab = pr.act_bits, wb = pr.weight_bits, pb = pr.psum_bits;
+    g.setFigure(
+        p + "buf_x", elementBytes(double(c.buf_x), ab),
+        prevOf(v, [ab](const LayerMetrics& t) { return elementBytes(double(t.buf_x), ab); }),
+        Better::lower, fmtBytes);
+    g.setFigure(
+        p + "buf_y", elementBytes(double(c.buf_y), pb),
+        prevOf(v, [pb](const LayerMetrics& t) { return elementBytes(double(t.buf_y), pb); }),
+        Better::lower, fmtBytes);
+    g.setFigure(
+        p + "buf_w", elementBytes(double(c.buf_w), wb),
+        prevOf(v, [wb](const LayerMetrics& t) { return elementBytes(double(t.buf_w), wb); }),
+        Better::lower, fmtBytes);
     showTraffic(g, p, c.dram, v ? &v->dram : nullptr, trafficBytes(c.dram, pr),
                 prevOf(v, [&pr](const LayerMetrics& t) { return trafficBytes(t.dram, pr); }));
     g.setFigure(p + "sram_rf", double(c.sram_rf_traffic),

@@ -19,8 +19,9 @@ void showTotals(MetricGrid& grid, const QString& prefix, const Totals& cur, cons
                 const Hardware& hw);
 
 void addGroupRows(MetricGrid& grid, const QString& prefix);
+// `capacityBytes`: the buffer the figures were computed for (Totals::buffer_capacity_bytes).
 void showGroup(MetricGrid& grid, const QString& prefix, const GroupMetrics& cur,
-               const GroupMetrics* prev, const Hardware& hw);
+               const GroupMetrics* prev, int64_t capacityBytes, const Hardware& hw);
 
 void addLayerRows(MetricGrid& grid, const QString& prefix);
 void showLayer(MetricGrid& grid, const QString& prefix, const LayerMetrics& cur,
@@ -30,9 +31,5 @@ void showLayer(MetricGrid& grid, const QString& prefix, const LayerMetrics& cur,
 // by name (indices shift when groups are fused or split), layers by id and name.
 const GroupMetrics* findGroupMetrics(const Metrics* m, const std::string& name);
 const LayerMetrics* findLayerMetrics(const Metrics* m, LayerId id, const std::string& name);
-
-// Bytes of a DRAM split at the hardware's precisions (MODELS.md §0: inputs/outputs at
-// act_bits, weights at weight_bits, partial sums at psum_bits).
-double trafficBytes(const Traffic& t, const Precision& p);
 
 } // namespace lf

@@ -114,7 +114,7 @@ void MetricsPanel::refresh() {
     if (gm) {
         groupTitle_->setText(tr("Group %1").arg(QString::fromStdString(gm->name)));
         showGroup(*group_, QStringLiteral("group."), *gm, findGroupMetrics(prev, gm->name),
-                  state_.hardware);
+                  m->totals.buffer_capacity_bytes, state_.hardware);
         QStringList warn;
         for (const std::string& w : gm->warnings)
             warn << QStringLiteral("⚠ ") + QString::fromStdString(w);

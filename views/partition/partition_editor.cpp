@@ -5,6 +5,7 @@
 #include "metrics/metrics_panel.h"
 #include "partition/rf_share_editor.h"
 #include "partition/subarray_canvas.h"
+#include "qt_text.h"
 
 #include <QButtonGroup>
 #include <QHBoxLayout>
@@ -22,9 +23,6 @@
 namespace lf {
 
 namespace {
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 enum Column { kLayer, kResource, kPes, kCycles, kUtilization, kColumns };
 } // namespace
 

@@ -1,4 +1,4 @@
-// PartitionEditor: how the selected fusion group shares the hardware (MODELS.md §6
+// PartitionEditor: how the selected fusion group shares the hardware (docs/models/hw-flow-fusion.md
 // "Partitions"). Spatial: the PE array as a grid with one rectangle per layer to drag and
 // resize. Temporal: per-layer register-file share sliders. A toggle switches the kind; every
 // change leaves as a groupEdited intent (drags carry one mergeId). Below, each layer's PEs,

@@ -1,7 +1,7 @@
-// Geometry of hardware partitions edited by hand (MODELS.md §6 "Partitions"): spatial —
-// rectangular sub-arrays of the PE array whose sizes snap to divisors of PEx / PEy, inside the
-// array and never overlapping; temporal — register-file shares in whole percent that always
-// sum to 100 % per section.
+// Geometry of hardware partitions edited by hand (docs/models/hw-flow-fusion.md "Partitions"):
+// spatial — rectangular sub-arrays of the PE array whose sizes snap to divisors of PEx / PEy,
+// inside the array and never overlapping; temporal — register-file shares in whole percent that
+// always sum to 100 % per section.
 #pragma once
 
 #include "schedule/schedule.h"

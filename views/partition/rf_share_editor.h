@@ -1,6 +1,6 @@
-// Register-file shares of a temporally partitioned group (MODELS.md §6): one slider per
-// layer in each RF section (weight, input, psum). Each section's shares sum to 100 %: moving
-// one slider rebalances the others in proportion to their shares.
+// Register-file shares of a temporally partitioned group (docs/models/hw-flow-fusion.md): one
+// slider per layer in each RF section (weight, input, psum). Each section's shares sum to 100 %:
+// moving one slider rebalances the others in proportion to their shares.
 #pragma once
 
 #include "schedule/schedule.h"

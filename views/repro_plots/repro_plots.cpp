@@ -174,11 +174,16 @@ size_t pointCount(const Plot& p) {
 
 } // namespace
 
-std::string renderPlot(const Plot& plot) {
-    ensureApplication();
+QChart* makePlotChart(const Plot& plot) {
     QChart* chart = plot.categories.empty() ? xyChart(plot) : barChart(plot);
     chart->setTitle(QString::fromStdString(plot.where + ": " + plot.title));
     chart->legend()->setAlignment(Qt::AlignBottom);
+    return chart;
+}
+
+std::string renderPlot(const Plot& plot) {
+    ensureApplication();
+    QChart* chart = makePlotChart(plot);
     chart->setBackgroundBrush(Qt::white);
     QGraphicsScene scene; // owns the chart
     scene.addItem(chart);

@@ -9,7 +9,13 @@
 #include <string>
 #include <vector>
 
+class QChart;
+
 namespace lf::repro {
+
+// A new chart of one plot (the caller owns it): the studio shows it in a chart view, the
+// report renders it offscreen. Needs a QApplication.
+QChart* makePlotChart(const Plot& plot);
 
 // An image of one plot: an SVG document, or a "data:image/png;base64,…" URL.
 std::string renderPlot(const Plot& plot);

@@ -1,5 +1,5 @@
 // Option dialogs of the studio's automatic scheduling actions: Auto-fuse (the Optimus DP
-// fuser, seed 001 Alg. 1, with its objective and the strategy of the groups it forms) and
+// fuser, Optimus Alg. 1, with its objective and the strategy of the groups it forms) and
 // Optimize Tiles (core/search/tile_optimizer.h: objective, tile set, level space, scope).
 // They only collect settings; the searches run elsewhere.
 #pragma once
@@ -16,15 +16,16 @@ class QRadioButton;
 
 namespace lf {
 
-// What Auto-fuse minimizes: Optimus' own memory cost (Eq. 3 with the Eq. 4 scheduler) or an
-// objective of evaluate()'s group pipeline under the buffer capacity.
+// What Auto-fuse minimizes: Optimus' own memory cost (Optimus Eq. 3 with the Optimus Eq. 4
+// scheduler) or an objective of evaluate()'s group pipeline under the buffer capacity.
 enum class AutoFuseObjective { optimus, dram, energy, latency, edp };
 
 struct AutoFuseSettings {
     AutoFuseObjective objective = AutoFuseObjective::optimus;
     Strategy strategy = Strategy::optimus; // of the groups formed
-    bool online = false;                   // §6 variant (fan-out rule, Alg. 3 size limit)
-    bool optimize_tiles = false;           // then run the tile optimizer on every group
+    // Optimus §6 variant (fan-out rule, Optimus Alg. 3 size limit).
+    bool online = false;
+    bool optimize_tiles = false; // then run the tile optimizer on every group
 };
 
 OptimusFuserOptions fuserOptions(const AutoFuseSettings& s);

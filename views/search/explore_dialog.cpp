@@ -1,6 +1,7 @@
 #include "search/explore_dialog.h"
 
-#include "metrics/metrics_io.h"
+#include "metrics/units.h"
+#include "qt_text.h"
 #include "search/pareto_chart.h"
 #include "search/search_task.h"
 
@@ -25,10 +26,6 @@
 namespace lf {
 
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QComboBox* combo(QWidget* parent, const QString& objectName,
                  const std::vector<std::pair<QString, QString>>& items) {
@@ -202,7 +199,7 @@ bool ExploreDialog::run() {
     const Hardware hw = state_.hardware;
     const ExploreOptions opt = options();
     const bool started = task_->start(
-        tr("Exploring %1").arg(q(net.name())),
+        tr("Exploring %1").arg(qs(net.name())),
         [this, net, hw, opt](const SearchControl& control) -> std::function<void()> {
             // The exploration takes 90 % of the bar, evaluating the front's points the rest.
             SearchControl inner;
@@ -232,7 +229,7 @@ bool ExploreDialog::run() {
     if (started) {
         runApplied_ = false;
         setRunning(true);
-        status_->setText(tr("Exploring %1…").arg(q(net.name())));
+        status_->setText(tr("Exploring %1…").arg(qs(net.name())));
     }
     return started;
 }
@@ -259,9 +256,9 @@ void ExploreDialog::onFinished(bool cancelled) {
     const ExploreResult& r = *result_;
     status_->setText(tr("%1: %n Pareto point(s) from %2 segments, %3 layer evaluations, %4 s.",
                         nullptr, int(r.front.size()))
-                         .arg(q(frontNetwork_.name()))
+                         .arg(qs(frontNetwork_.name()))
                          .arg(r.segments)
-                         .arg(q(humanCount(double(r.evaluations))))
+                         .arg(qs(humanCount(double(r.evaluations))))
                          .arg(seconds));
 }
 
@@ -281,13 +278,13 @@ void ExploreDialog::updateChart() {
     ParetoChartData d;
     if (result_) {
         d.title = tr("%1 on %2 — %n Pareto point(s)", nullptr, int(result_->front.size()))
-                      .arg(q(frontNetwork_.name()), q(frontHardware_.name));
+                      .arg(qs(frontNetwork_.name()), qs(frontHardware_.name));
         for (const ExplorePoint& p : result_->front)
             d.points.push_back({double(p.dram_accesses), double(p.buffer_bytes), double(p.macs)});
         d.capacity_bytes = double(frontHardware_.buffer.bytes);
     } else if (!state_.network.empty()) {
-        d.title = tr("%1 on %2").arg(q(state_.network.name()), q(state_.hardware.name));
-        d.capacity_bytes = double(state_.hardware.buffer.bytes);
+        d.title = tr("%1 on %2").arg(qs(state_.network.name()), qs(state_.hardware.name));
+        if (state_.metrics) d.capacity_bytes = double(state_.metrics->totals.buffer_capacity_bytes);
     }
     chart_->setData(d);
     csvButton_->setEnabled(!task_->isRunning() && result_);
@@ -322,18 +319,18 @@ QString ExploreDialog::summary(int k) const {
     if (!result_ || k < 0 || size_t(k) >= result_->front.size()) return {};
     const ExplorePoint& p = result_->front[size_t(k)];
     QString text = tr("<b>Point %1</b>").arg(k);
-    text += tr("<br>DRAM: %1 accesses").arg(q(humanCount(double(p.dram_accesses))));
+    text += tr("<br>DRAM: %1 accesses").arg(qs(humanCount(double(p.dram_accesses))));
     text += tr("<br>Buffer: %1 of %2")
-                .arg(q(humanBytes(double(p.buffer_bytes))),
-                     q(humanBytes(double(frontHardware_.buffer.bytes))));
-    text += tr("<br>MACs: %1").arg(q(humanCount(double(p.macs))));
+                .arg(qs(humanBytes(double(p.buffer_bytes))),
+                     qs(humanBytes(double(frontHardware_.buffer.bytes))));
+    text += tr("<br>MACs: %1").arg(qs(humanCount(double(p.macs))));
     if (size_t(k) < rows_.size()) {
         const ExploreFrontRow& r = rows_[size_t(k)];
         if (r.recompute_macs > 0)
-            text += tr(" (%1 recomputed)").arg(q(humanCount(double(r.recompute_macs))));
-        text += tr("<br>Energy: %1").arg(q(humanEnergy(r.energy_pj)));
+            text += tr(" (%1 recomputed)").arg(qs(humanCount(double(r.recompute_macs))));
+        text += tr("<br>Energy: %1").arg(qs(humanEnergy(r.energy_pj)));
         text += tr("<br>Latency: %1 (%2 cycles)")
-                    .arg(q(humanTime(r.latency_s)), q(humanCount(double(r.latency_cycles))));
+                    .arg(qs(humanTime(r.latency_s)), qs(humanCount(double(r.latency_cycles))));
         text += tr("<br>Groups: %1, %2 fused").arg(r.groups).arg(r.fused_groups);
     }
     text += tr("<br><i>Click to apply</i>");
@@ -348,7 +345,7 @@ void ExploreDialog::applyPoint(int k) {
         k, scheduleOf(size_t(k)),
         tr("Apply Pareto point %1 (DRAM %2, buffer %3)")
             .arg(k)
-            .arg(q(humanCount(double(p.dram_accesses))), q(humanBytes(double(p.buffer_bytes)))));
+            .arg(qs(humanCount(double(p.dram_accesses))), qs(humanBytes(double(p.buffer_bytes)))));
 }
 
 QString ExploreDialog::exportCsv(const QString& path) const {
@@ -366,7 +363,7 @@ QString ExploreDialog::exportChart(const QString& path) const {
 
 void ExploreDialog::exportCsvInteractively() {
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export the Front"), q(frontNetwork_.name()) + QStringLiteral(".front.csv"),
+        this, tr("Export the Front"), qs(frontNetwork_.name()) + QStringLiteral(".front.csv"),
         tr("CSV (*.csv)"));
     if (path.isEmpty()) return;
     const QString error = exportCsv(path);
@@ -376,7 +373,7 @@ void ExploreDialog::exportCsvInteractively() {
 
 void ExploreDialog::exportChartInteractively() {
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export the Chart"), q(state_.network.name()) + QStringLiteral(".front.svg"),
+        this, tr("Export the Chart"), qs(state_.network.name()) + QStringLiteral(".front.svg"),
         tr("SVG images (*.svg);;PNG images (*.png)"));
     if (path.isEmpty()) return;
     const QString error = exportChart(path);

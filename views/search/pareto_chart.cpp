@@ -1,19 +1,17 @@
 #include "search/pareto_chart.h"
 
-#include "metrics/metrics_io.h"
+#include "metrics/units.h"
+
+#include "charts/chart_render.h"
 
 #include <QChart>
 #include <QChartView>
-#include <QFileInfo>
-#include <QGraphicsLayout>
-#include <QGraphicsScene>
 #include <QImage>
 #include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPainter>
 #include <QScatterSeries>
-#include <QSvgGenerator>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -26,7 +24,6 @@ namespace lf {
 namespace {
 
 constexpr int kMaxBands = 6;
-const QSize kDefaultExportSize(960, 600);
 
 // A perceptually ordered ramp (after matplotlib's viridis) that reads on light and dark
 // backgrounds; the markers get a darker outline.
@@ -89,23 +86,6 @@ QString bandName(const Band& b) {
     return lo == hi ? QObject::tr("%1 MACs").arg(lo) : QObject::tr("%1 – %2 MACs").arg(lo, hi);
 }
 
-void applyPalette(QChart* chart, const QPalette& pal) {
-    const QColor text = pal.color(QPalette::Text);
-    QColor grid = pal.color(QPalette::Mid);
-    grid.setAlpha(90);
-    chart->setBackgroundBrush(pal.color(QPalette::Base));
-    chart->setBackgroundPen(Qt::NoPen);
-    chart->setTitleBrush(text);
-    chart->legend()->setLabelColor(text);
-    for (QAbstractAxis* a : chart->axes()) {
-        a->setLabelsColor(text);
-        a->setTitleBrush(text);
-        a->setGridLineColor(grid);
-        a->setMinorGridLineColor(grid);
-        a->setLinePenColor(pal.color(QPalette::Mid));
-    }
-}
-
 QChart* newChart(const QPalette& pal) {
     auto* chart = new QChart;
     chart->setBackgroundRoundness(0);
@@ -113,7 +93,7 @@ QChart* newChart(const QPalette& pal) {
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->legend()->setAlignment(Qt::AlignRight);
     chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
-    applyPalette(chart, pal);
+    applyChartPalette(chart, pal);
     return chart;
 }
 
@@ -211,39 +191,8 @@ Built build(QChart* chart, const ParetoChartData& d, const std::optional<ParetoC
     }
     x->setRange(xmin, xmax);
     y->setRange(ymin, ymax);
-    applyPalette(chart, pal);
+    applyChartPalette(chart, pal);
     return b;
-}
-
-QString renderChart(QChart* chart, const QString& path, QSize size) {
-    QGraphicsScene scene; // owns the chart from here on
-    scene.addItem(chart);
-    chart->resize(size);
-    if (QGraphicsLayout* l = chart->layout()) l->activate();
-    const QRectF area(QPointF(0, 0), QSizeF(size));
-    scene.setSceneRect(area);
-    if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
-        QSvgGenerator svg;
-        svg.setFileName(path);
-        svg.setSize(size);
-        svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(chart->title());
-        QPainter p;
-        if (!p.begin(&svg)) return QObject::tr("cannot write %1").arg(path);
-        scene.render(&p, area, area);
-        p.end();
-        return QFileInfo(path).isFile() ? QString() : QObject::tr("cannot write %1").arg(path);
-    }
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(chart->backgroundBrush().color());
-    {
-        QPainter p(&image);
-        p.setRenderHint(QPainter::Antialiasing);
-        scene.render(&p, area, area);
-    }
-    if (!image.save(path))
-        return QObject::tr("cannot write %1 (unknown image format or unwritable place)").arg(path);
-    return {};
 }
 
 } // namespace
@@ -390,7 +339,8 @@ QWidget* ParetoChartWidget::viewport() const {
 
 QString ParetoChartWidget::exportImage(const QString& path, QSize size) const {
     if (!size.isValid() || size.isEmpty())
-        size = isVisible() && !d_->view->size().isEmpty() ? d_->view->size() : kDefaultExportSize;
+        size =
+            isVisible() && !d_->view->size().isEmpty() ? d_->view->size() : kDefaultChartExportSize;
     QChart* chart = newChart(palette());
     build(chart, d_->data, d_->current, d_->selected, palette());
     return renderChart(chart, path, size);

@@ -1,6 +1,6 @@
-// ParetoChartWidget: the network Pareto front of the exploration (ConvFusion §V-A, Fig. 7
-// style) as a Qt Charts scatter — DRAM accesses over buffer bytes on log axes, points
-// coloured by MACs in a few bands named in the legend (the colour bar), the open schedule
+// ParetoChartWidget: the network Pareto front of the exploration (ConvFusion §V-A,
+// ConvFusion Fig. 7 style) as a Qt Charts scatter — DRAM accesses over buffer bytes on log axes,
+// points coloured by MACs in a few bands named in the legend (the colour bar), the open schedule
 // marked, the buffer capacity drawn as a line. Reports clicks and hovers by front index.
 // Like views/charts, this file pair is the only place that knows Qt Charts for the front.
 #pragma once

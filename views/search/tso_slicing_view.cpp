@@ -1,7 +1,8 @@
 #include "search/tso_slicing_view.h"
 
-#include "metrics/metrics_io.h"
+#include "metrics/units.h"
 #include "network/dims.h"
+#include "qt_text.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -15,10 +16,6 @@
 namespace lf {
 
 namespace {
-
-QString q(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QTableWidgetItem* cell(const QString& text, bool number = false) {
     auto* item = new QTableWidgetItem(text);
@@ -112,7 +109,7 @@ void TsoSlicingView::setResult(const Network& net, const Hardware& hw,
     for (size_t r = 0; r < result.layers.size(); ++r) {
         const TsoLayerChoice& c = result.layers[r];
         const int row = int(r);
-        table_->setItem(row, 0, cell(q(net.layer(c.id).name)));
+        table_->setItem(row, 0, cell(qs(net.layer(c.id).name)));
         table_->setItem(row, 1, cell(QString::fromLatin1(toString(c.partition))));
         table_->setItem(row, 2, cell(QString::fromLatin1(toString(c.schedule))));
         table_->setItem(row, 3,
@@ -135,10 +132,10 @@ void TsoSlicingView::setResult(const Network& net, const Hardware& hw,
     summary_->setText(tr("<b>%1</b> on %2 (%3), TSO-%4: %5 cycles (%6) over %n layer(s); %7 tiles "
                          "costed in %8 ms.",
                          nullptr, int(result.layers.size()))
-                          .arg(q(net.name()), q(hw.name), cores,
+                          .arg(qs(net.name()), qs(hw.name), cores,
                                burstAware ? QStringLiteral("burst") : QStringLiteral("noburst"))
-                          .arg(cycles(result.total_cycles), q(humanTime(seconds)))
-                          .arg(q(humanCount(double(result.evaluated))))
+                          .arg(cycles(result.total_cycles), qs(humanTime(seconds)))
+                          .arg(qs(humanCount(double(result.evaluated))))
                           .arg(result.seconds * 1000.0, 0, 'f', 1));
     apply_->setEnabled(!result.layers.empty());
 }

@@ -1,7 +1,7 @@
-// TsoSlicingView: the TSO slicing search of a multicore preset (Sousa et al., seed 002,
-// Algs. 1-3; core/search/tso_search.h) per layer — the TLE partition (KS | KS&OFM | OFM), the
+// TsoSlicingView: the TSO slicing search of a multicore preset (Sousa et al.,
+// TSO Alg. 1-3; core/search/tso_search.h) per layer — the TLE partition (KS | KS&OFM | OFM), the
 // TLT schedule (IS | OS | WS), the TLE slice, the tile and the time split into MAC and DRAM
-// cycles (Eq. 6). A row selects its layer; "Apply tiles" asks to write the tiles into the
+// cycles (TSO Eq. 6). A row selects its layer; "Apply tiles" asks to write the tiles into the
 // schedule (the partition and TLT schedule have no place in the schedule format).
 #pragma once
 

@@ -1,5 +1,6 @@
 #include "teaching/compare_view.h"
 
+#include "qt_text.h"
 #include "teaching/compare_figures.h"
 #include "teaching/strategy_comparison_view.h"
 #include "teaching/teaching_style.h"
@@ -16,10 +17,6 @@
 namespace lf {
 
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QString groupTitle(const StudioState& s, int gi) {
     const FusionGroup& g = s.schedule.groups[size_t(gi)];

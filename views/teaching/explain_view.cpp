@@ -1,5 +1,6 @@
 #include "teaching/explain_view.h"
 
+#include "qt_text.h"
 #include "teaching/teaching_style.h"
 #include "teaching/teaching_subject.h"
 
@@ -12,10 +13,6 @@
 namespace lf {
 
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 constexpr int kKeyRole = Qt::UserRole + 1;
 constexpr int kFormulaRole = Qt::UserRole + 2;

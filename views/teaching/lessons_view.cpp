@@ -2,6 +2,7 @@
 
 #include "examples/bundled.h"
 #include "metrics/metric_format.h"
+#include "qt_text.h"
 #include "teaching/teaching_style.h"
 
 #include <QHBoxLayout>
@@ -19,10 +20,6 @@
 namespace lf {
 
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 // Targets name whole counts (elements, cycles) or fractions (utilization).
 QString figure(double v) {

@@ -1,5 +1,6 @@
 #include "teaching/loop_nest_view.h"
 
+#include "qt_text.h"
 #include "teaching/loop_nest_highlighter.h"
 #include "teaching/teaching_style.h"
 #include "teaching/teaching_subject.h"
@@ -16,12 +17,6 @@
 #include <QVBoxLayout>
 
 namespace lf {
-
-namespace {
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
-} // namespace
 
 LoopNestView::LoopNestView(QWidget* parent) : QWidget(parent) {
     registerStudioMetaTypes();

@@ -1,5 +1,5 @@
 // LoopNestView: the C-like loop nest the current schedule stands for — ConvFusion Code 2 for
-// the selected layer, Code 3 (or the reuse / Optimus pipeline) for the selected fusion
+// the selected layer, ConvFusion Code 3 (or the reuse / Optimus pipeline) for the selected fusion
 // group — with buffer allocations, loads and stores at their store and compute levels and
 // annotated with their volumes. Syntax-highlighted (X, Y, W in their own colours, light and
 // dark palettes) and rebuilt with every state. Pointing at a loop highlights every loop

@@ -1,6 +1,7 @@
 #include "teaching/strategy_comparison_view.h"
 
 #include "models/evaluate.h"
+#include "qt_text.h"
 #include "teaching/compare_figures.h"
 #include "teaching/teaching_subject.h"
 
@@ -18,9 +19,6 @@ namespace lf {
 
 namespace {
 
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 QString strategyName(Strategy s) {
     return QString::fromLatin1(toString(s));
 }

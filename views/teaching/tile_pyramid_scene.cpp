@@ -1,5 +1,7 @@
 #include "teaching/tile_pyramid_scene.h"
 
+#include "qt_text.h"
+
 #include <QBrush>
 #include <QFont>
 #include <QGraphicsRectItem>
@@ -18,10 +20,6 @@ constexpr double kTargetWidth = 360;
 constexpr double kMinUnit = 0.25, kMaxUnit = 24;
 constexpr int kLabelPixels = 18;
 constexpr double kLabelHeight = 50, kGap = 16, kRowGap = 48;
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 QGraphicsRectItem* makeRect(QGraphicsScene* scene, const QBrush& brush, const QPen& pen, qreal z) {
     auto* item = scene->addRect(QRectF(), pen, brush);

@@ -1,5 +1,6 @@
 #include "teaching/tile_pyramid_view.h"
 
+#include "qt_text.h"
 #include "teaching/teaching_style.h"
 #include "teaching/teaching_subject.h"
 #include "teaching/tile_pyramid_scene.h"
@@ -24,10 +25,6 @@
 namespace lf {
 
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 enum Column { cMap, cRegion, cLoaded, cComputed, cRecomputed, cReused, cEvicted, cColumns };
 

@@ -124,7 +124,7 @@ void emitArchitecture(YAML::Emitter& out, const Hardware& hw) {
     const int64_t wordBits = std::max(hw.precision.act_bits, hw.precision.weight_bits);
     const int64_t dramBlock =
         std::max<int64_t>(1, int64_t(hw.dram.bandwidth_bytes_per_cycle * 8) / wordBits);
-    const int64_t depth = std::max<int64_t>(1, hw.buffer.bytes * 8 / wordBits);
+    const int64_t depth = std::max<int64_t>(1, hw.buffer.bits() / wordBits);
     out << YAML::Key << "architecture" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "version" << YAML::Value << "0.3";
     out << YAML::Key << "subtree" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;

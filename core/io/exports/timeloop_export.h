@@ -9,7 +9,7 @@
 // (D_i), R = kernel_width (D_m), S = kernel_height (D_n), N = batch; Wstride = S_x,
 // Hstride = S_y, Wdilation / Hdilation = the layer's dilations. A grouped convolution is
 // exported as one of its G identical groups (C = D_i/G, K = D_z/G), as the models cost it
-// (MODELS.md §1, ConvFusion §VIII-C).
+// (docs/models/README.md, ConvFusion §VIII-C).
 #pragma once
 
 #include "hardware/hardware.h"

@@ -121,8 +121,8 @@ ZigZagAcceleratorSpec zigzagAccelerator(const Hardware& hw, double sram_bits, bo
             if (rf.bytes_per_pe > sections)
                 s.notes.push_back(intText(rf.bytes_per_pe - sections) +
                                   " B of each PE's register file are in no section and are not "
-                                  "exported (LayerFuse's energy model counts the whole register "
-                                  "file, MODELS.md §9)");
+                                  "exported (LayerFuse's energy model uses the sections only, "
+                                  "docs/model-notes.md)");
         }
     }
 

@@ -4,7 +4,7 @@
 //
 // ZigZag counts a memory's accesses in units of its port width (bandwidth_max bits, with
 // bandwidth_min as the granularity) and charges r_cost / w_cost per access. LayerFuse charges
-// per element (MODELS.md §9). The export keeps the two equal:
+// per element (docs/models/convfusion.md "Energy"). The export keeps the two equal:
 // - register files (one per operand, one element per access): cost = pj_per_access;
 // - global buffer and DRAM (shared by operands of different widths): bandwidth_min = the gcd
 //   of the precisions, and r_cost = w_cost = (energy per word) x bandwidth_max / act_bits, so an
@@ -42,7 +42,7 @@ struct ZigZagAcceleratorSpec {
 };
 
 // The hierarchy of `hw`. `sram_bits` sizes the buffer for the sqrt / banked energy models
-// (LayerFuse's energy uses the schedule's peak footprint, MODELS.md §9); `with_dram` false
+// (LayerFuse's energy uses the schedule's peak footprint, docs/models); `with_dram` false
 // leaves DRAM out (Stream describes it as a separate off-chip core).
 ZigZagAcceleratorSpec zigzagAccelerator(const Hardware& hw, double sram_bits, bool with_dram);
 

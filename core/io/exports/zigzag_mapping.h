@@ -1,6 +1,6 @@
 // A layer's LayerFuse schedule as a ZigZag 3.8 mapping entry (docs/exports.md "ZigZag"):
 // - spatial_mapping: the dataflow's column dims on D1, row dims on D2, with the unrolling
-//   factors that give LayerFuse's compute cycles (MODELS.md §8): per axis, the factors whose
+//   factors that give LayerFuse's compute cycles (docs/models): per axis, the factors whose
 //   product fits the axis and that minimise Π ⌈D/U⌉;
 // - temporal_ordering, innermost first: the kernel loops FX, FY, the register-file tile
 //   loops of LayerFuse's register-file level (models/rf_level.h), the rest of the inner tile

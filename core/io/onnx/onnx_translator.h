@@ -1,4 +1,4 @@
-// Translation of an ONNX graph into a NetworkSpec (docs/MODELS.md §1).
+// Translation of an ONNX graph into a NetworkSpec (docs/models/README.md).
 //
 // Nodes are visited in topological order. Every tensor becomes a Value: a constant (dims,
 // and values while small), or an activation ("feature") described as the output of a layer

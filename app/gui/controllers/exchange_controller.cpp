@@ -1,0 +1,244 @@
+#include "controllers/exchange_controller.h"
+
+#include "controllers/onnx_import_flow.h"
+#include "examples/bundled.h"
+#include "io/schedule_yaml.h"
+#include "models/evaluate.h"
+#include "qt_text.h"
+#include "studio/studio_style.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QUndoStack>
+
+namespace lf {
+
+namespace {
+
+bool writeBytes(const QString& path, const QByteArray& data, QString* error) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit()) {
+        *error = QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(path), f.errorString());
+        return false;
+    }
+    return true;
+}
+
+QString shortHash(const QString& h) {
+    return h.isEmpty() ? QObject::tr("none") : h.left(12) + QStringLiteral("…");
+}
+
+} // namespace
+
+ExchangeController::ExchangeController(Studio* studio, QObject* parent)
+    : QObject(parent), studio_(studio), actions_(this), onnx_(new OnnxImportFlow(studio, this)) {
+    setObjectName(QStringLiteral("exchangeController"));
+    connect(actions_.add(QStringLiteral("importSchedule"), tr("&Import Schedule…")),
+            &QAction::triggered, this, &ExchangeController::importScheduleInteractively);
+    connect(actions_.add(QStringLiteral("importOnnx"), tr("Import &ONNX…"), {},
+                         QKeySequence(Qt::CTRL | Qt::Key_I),
+                         tr("Open an ONNX model as a new network")),
+            &QAction::triggered, onnx_, &OnnxImportFlow::chooseAndImport);
+    for (const ExportFormat& f : exportFormats()) {
+        QAction* a = actions_.add(f.name, f.menuText, {}, {}, f.statusTip);
+        connect(a, &QAction::triggered, this, [this, &f] { exportInteractively(f); });
+    }
+    if (QAction* a = actions_[QStringLiteral("exportSchedule")])
+        a->setIcon(gui::studioIcon(QStringLiteral("export")));
+    connect(onnx_, &OnnxImportFlow::finished, this, &ExchangeController::updateActions);
+    connect(studio_, &Studio::stateShown, this, &ExchangeController::updateActions);
+    updateActions();
+}
+
+QList<QAction*> ExchangeController::exportActions() const {
+    QList<QAction*> list;
+    for (const ExportFormat& f : exportFormats())
+        list << actions_[f.name];
+    return list;
+}
+
+void ExchangeController::updateActions() {
+    const bool open = !studio_->document()->network().empty();
+    const bool haveMetrics = bool(studio_->state().metrics);
+    for (const ExportFormat& f : exportFormats())
+        actions_[f.name]->setEnabled(f.needsMetrics ? haveMetrics : open);
+    actions_[QStringLiteral("importSchedule")]->setEnabled(open);
+    actions_[QStringLiteral("importOnnx")]->setEnabled(!onnx_->isRunning());
+}
+
+void ExchangeController::say(const QString& message, int ms) {
+    lastMessage_ = message;
+    studio_->showStatus(message, ms);
+}
+
+std::shared_ptr<const Metrics> ExchangeController::currentMetrics() const {
+    const Document* doc = studio_->document();
+    studio_->evaluator()->waitForIdle();
+    const StudioState& shown = studio_->state();
+    if (shown.metrics && shown.schedule == doc->schedule() && shown.hardware == doc->hardware() &&
+        shown.network == doc->network())
+        return shown.metrics;
+    return std::make_shared<const Metrics>(
+        evaluate(doc->network(), doc->hardware(), doc->schedule()));
+}
+
+// --- exports ----------------------------------------------------------------------------------
+
+bool ExchangeController::exportTo(const QString& name, const QString& path, QString* error) {
+    const ExportFormat* format = findExportFormat(name);
+    auto fail = [&](const QString& title, const QString& why) {
+        if (error) *error = why;
+        studio_->reportError(title, why);
+        return false;
+    };
+    if (!format) return fail(tr("Cannot export"), tr("no export named %1").arg(name));
+    const Document* doc = studio_->document();
+    const std::shared_ptr<const Metrics> metrics = currentMetrics();
+    const ExportOutput out =
+        format->write({doc->network(), doc->hardware(), doc->schedule(), *metrics});
+    if (!out.error.isEmpty()) return fail(format->errorTitle, out.error);
+    QString why;
+    if (format->directory) {
+        QDir dir(path);
+        if (!dir.mkpath(QStringLiteral(".")))
+            return fail(format->errorTitle,
+                        tr("%1: cannot create the directory").arg(QDir::toNativeSeparators(path)));
+        for (const auto& [file, bytes] : out.files)
+            if (!writeBytes(dir.filePath(file), bytes, &why)) return fail(format->errorTitle, why);
+        say(out.message.arg(QDir::toNativeSeparators(dir.absolutePath())));
+        return true;
+    }
+    if (out.files.size() != 1 || !writeBytes(path, out.files.front().second, &why))
+        return fail(format->errorTitle, why);
+    say(out.message.arg(QDir::toNativeSeparators(path)));
+    return true;
+}
+
+void ExchangeController::exportInteractively(const ExportFormat& f) {
+    const QString path =
+        f.directory ? QFileDialog::getExistingDirectory(studio_->window(), f.dialogTitle,
+                                                        studio_->dialogDirectory())
+                    : QFileDialog::getSaveFileName(studio_->window(), f.dialogTitle,
+                                                   studio_->suggestedPath(f.suffix), f.filter);
+    if (!path.isEmpty()) exportTo(f.name, path);
+}
+
+// --- schedule import ----------------------------------------------------------------------------
+
+bool ExchangeController::importSchedule(const QString& path, QString* error) {
+    Document* doc = studio_->document();
+    const Network& net = doc->network();
+    const QString file = QFileInfo(path).fileName();
+    auto fail = [&](const QString& message, bool show = true) {
+        if (error) *error = message;
+        if (show) studio_->reportError(tr("Cannot import %1").arg(file), message);
+        return false;
+    };
+    if (net.empty()) return fail(tr("open a network before importing a schedule"));
+    // The hash is compared here rather than by the reader, so that a schedule of another
+    // network can be offered for applying by layer names; violations still refuse the file
+    // with their position.
+    ScheduleReadOptions ro;
+    ro.check_hash = false;
+    auto read = loadScheduleYamlFile(path.toStdString(), net, doc->hardware(), ro);
+    if (!read) return fail(qs(read.error()));
+    Hardware hw = read->hardware ? *read->hardware : doc->hardware();
+    QString hardwareNote;
+    if (!read->hardware && !read->hardware_name.empty() && read->hardware_name != hw.name) {
+        // The file names another preset: the schedule was made for it.
+        if (auto preset = loadBundledHardware(read->hardware_name)) {
+            hw = *preset;
+            read = loadScheduleYamlFile(path.toStdString(), net, hw, ro);
+            if (!read) return fail(qs(read.error()));
+        } else {
+            hardwareNote = tr("; the file's hardware %1 is unknown, %2 was kept")
+                               .arg(qs(read->hardware_name), qs(hw.name));
+        }
+    }
+    const QString openHash = qs(net.canonicalHash());
+    if (!read->network_sha256.empty() && qs(read->network_sha256) != openHash) {
+        ScheduleMismatch m;
+        m.file = QDir::toNativeSeparators(path);
+        m.fileNetwork = qs(read->network_name);
+        m.fileHash = qs(read->network_sha256);
+        m.openNetwork = qs(net.name());
+        m.openHash = openHash;
+        m.skipped = read->skipped;
+        if (!askApplyByNames(m)) {
+            say(tr("Import of %1 cancelled: it was made for another network").arg(file), 10000);
+            return fail(tr("%1: made for another network (%2)").arg(file, m.fileNetwork), false);
+        }
+    }
+    const auto violations = checkSchedule(net, hw, read->schedule);
+    if (!violations.empty())
+        return fail(QStringLiteral("%1: %2: %3")
+                        .arg(QDir::toNativeSeparators(path), qs(violations.front().where),
+                             qs(violations.front().message)));
+
+    // One undo step, also when the file brings its hardware.
+    const QString text = tr("Import schedule %1").arg(file);
+    const bool newHardware = !(hw == doc->hardware());
+    QUndoStack* undo = doc->undoStack();
+    if (newHardware) {
+        undo->beginMacro(text);
+        doc->setHardware(hw, tr("Hardware from %1").arg(file), 0);
+    }
+    const Document::EditResult r = doc->setSchedule(read->schedule, text);
+    if (newHardware) undo->endMacro();
+    if (!r.ok) return fail(r.message);
+
+    QString message = tr("Imported %1: %2 groups").arg(file).arg(read->schedule.groups.size());
+    if (newHardware) message += tr(", hardware %1").arg(qs(hw.name));
+    if (!read->skipped.empty()) {
+        QStringList names;
+        for (const std::string& s : read->skipped)
+            names << qs(s);
+        message +=
+            tr("; not in %1, skipped: %2").arg(qs(net.name()), names.join(QStringLiteral(", ")));
+    }
+    say(message + hardwareNote, 20000);
+    emit scheduleApplied(text);
+    return true;
+}
+
+bool ExchangeController::askApplyByNames(const ScheduleMismatch& m) {
+    if (applyByNamesPrompt) return applyByNamesPrompt(m);
+    QMessageBox box(QMessageBox::Question, tr("Schedule of Another Network"),
+                    tr("“%1” was made for the network %2 (sha256 %3), not for the open %4 "
+                       "(sha256 %5).")
+                        .arg(QFileInfo(m.file).fileName(),
+                             m.fileNetwork.isEmpty() ? tr("(unnamed)") : m.fileNetwork,
+                             shortHash(m.fileHash), m.openNetwork, shortHash(m.openHash)),
+                    QMessageBox::Cancel, studio_->window());
+    box.setInformativeText(
+        m.skipped.empty()
+            ? tr("Every layer and group it names exists here. Its schedule can be applied by "
+                 "layer names.")
+            : tr("It can be applied by layer names where they match; %n name(s) of the file are "
+                 "not in this network and would be skipped (see details).",
+                 nullptr, int(m.skipped.size())));
+    if (!m.skipped.empty()) {
+        QStringList names;
+        for (const std::string& s : m.skipped)
+            names << qs(s);
+        box.setDetailedText(tr("Skipped:\n%1").arg(names.join(QLatin1Char('\n'))));
+    }
+    QPushButton* apply = box.addButton(tr("Apply by Layer Names"), QMessageBox::AcceptRole);
+    box.setDefaultButton(apply);
+    box.exec();
+    return box.clickedButton() == apply;
+}
+
+void ExchangeController::importScheduleInteractively() {
+    const QString path = QFileDialog::getOpenFileName(
+        studio_->window(), tr("Import Schedule"), studio_->dialogDirectory(),
+        tr("Schedules (*.sched.yaml *.yaml *.yml);;All files (*)"));
+    if (!path.isEmpty()) importSchedule(path);
+}
+
+} // namespace lf

@@ -1,0 +1,65 @@
+// FilesController: File ▸ New from Example, Examples, Open, Open Recent, Save and Save As.
+// Opens projects (.lfproj), networks (.net.yaml, .onnx) and bundled examples by short name
+// — each read off the GUI thread (studio/busy_task.h) and adopted whole, or reported as
+// FILE:LINE:COLUMN: message with the open document untouched — and saves the project with
+// the view state every part of the window contributes.
+#pragma once
+
+#include "studio/action_set.h"
+#include "studio/studio.h"
+#include "util/result.h"
+
+#include <QMenu>
+#include <QObject>
+#include <QPointer>
+
+#include <optional>
+
+namespace lf {
+
+class RecentFiles;
+
+class FilesController : public QObject {
+    Q_OBJECT
+  public:
+    explicit FilesController(Studio* studio, QObject* parent = nullptr);
+    ~FilesController() override;
+
+    const ActionSet& actions() const { return actions_; }
+    // File ▸ Examples (every bundled network with its description) and File ▸ Open Recent;
+    // children of the studio's window when it has one.
+    QMenu* examplesMenu() const { return examples_; }
+    QMenu* recentMenu() const { return recentMenu_; }
+
+    // A project, a network file or a bundled example by short name. On failure the open
+    // document stays and the error is returned and shown.
+    bool openPath(const QString& pathOrName, QString* error = nullptr);
+    bool openBundled(const QString& name, QString* error = nullptr);
+    bool saveProjectTo(const QString& path, QString* error = nullptr);
+    bool save();
+    bool saveAs();
+    void openDialog();
+    void newFromExample();
+    // Remembers a file in Open Recent (and where the next file dialog starts).
+    void addRecent(const QString& path);
+
+  signals:
+    // The project was written to `path` (its recovery file is stale now).
+    void saved(const QString& path);
+
+  private:
+    void openRecent(const QString& path);
+    void openNetwork(Network network);
+    // nullopt: the user cancelled the import.
+    std::optional<Result<Network>> importOnnx(const QString& path);
+    void populateExamplesMenu();
+    void updateActions();
+
+    Studio* studio_;
+    ActionSet actions_;
+    QPointer<QMenu> examples_;
+    QPointer<QMenu> recentMenu_;
+    RecentFiles* recent_;
+};
+
+} // namespace lf

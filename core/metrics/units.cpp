@@ -1,0 +1,58 @@
+#include "metrics/units.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace lf {
+
+std::string fixedText(double v, int digits) {
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, digits);
+    return std::string(buf, r.ptr);
+}
+
+namespace {
+
+std::string scaled(double v, const char* const* units, int n, double step) {
+    int u = 0;
+    double a = std::fabs(v);
+    while (u + 1 < n && a >= step) {
+        a /= step;
+        v /= step;
+        ++u;
+    }
+    const int prec = u == 0 ? (std::fabs(v) == std::floor(std::fabs(v)) ? 0 : 2)
+                            : (std::fabs(v) < 10    ? 2
+                               : std::fabs(v) < 100 ? 1
+                                                    : 0);
+    return fixedText(v, prec) + " " + units[u];
+}
+
+} // namespace
+
+std::string humanBytes(double bytes) {
+    static const char* const u[] = {"B", "KB", "MB", "GB", "TB"};
+    return scaled(bytes, u, 5, 1024);
+}
+
+std::string humanCount(double n) {
+    static const char* const u[] = {"", "K", "M", "G", "T"};
+    std::string s = scaled(n, u, 5, 1000);
+    if (!s.empty() && s.back() == ' ') s.pop_back();
+    return s;
+}
+
+std::string humanEnergy(double pj) {
+    static const char* const u[] = {"pJ", "nJ", "µJ", "mJ", "J"};
+    return scaled(pj, u, 5, 1000);
+}
+
+std::string humanTime(double s) {
+    if (s == 0) return "0 s";
+    if (s < 1e-6) return fixedText(s * 1e9, s * 1e9 < 10 ? 2 : 1) + " ns";
+    if (s < 1e-3) return fixedText(s * 1e6, s * 1e6 < 10 ? 2 : 1) + " µs";
+    if (s < 1) return fixedText(s * 1e3, s * 1e3 < 10 ? 2 : 1) + " ms";
+    return fixedText(s, 2) + " s";
+}
+
+} // namespace lf

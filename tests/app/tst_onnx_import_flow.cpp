@@ -1,0 +1,192 @@
+// File ▸ Import ONNX in the studio (offscreen): a real third-party model with its dynamic
+// input size asked for, a truncated model and a file that is no model (error, document
+// kept), unsupported operators declined or loaded as opaque layers, a fixed-size model.
+#include "controllers/exchange_controller.h"
+#include "controllers/onnx_import_flow.h"
+#include "net_text.h"
+#include "onnx_test_helpers.h"
+#include "studio_window.h"
+#include "test_support.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace lf;
+
+namespace {
+
+// The studio window and its ONNX import flow.
+struct Window : test::StudioWindow {
+    OnnxImportFlow* flow = w.exchange()->onnxImport();
+    // Imports `path`; returns the finished() arguments (ok, message).
+    std::pair<bool, QString> import(const QString& path) {
+        QSignalSpy finished(flow, &OnnxImportFlow::finished);
+        if (!flow->start(path)) return {false, QStringLiteral("not started")};
+        if (!finished.wait(30000)) return {false, QStringLiteral("timeout")};
+        return {finished.front()[0].toBool(), finished.front()[1].toString()};
+    }
+};
+
+// conv → Hardmax → com.example.Foo → conv on a fixed 1×3×8×8 input.
+test::OnnxModelBuilder unsupportedModel() {
+    test::OnnxModelBuilder b(13);
+    b.input("x", {1, 3, 8, 8});
+    test::conv(b, "c1", "x", "a", {8, 3, 3, 3});
+    b.node("Hardmax", {"a"}, {"h"}, "hm");
+    b.valueInfo("h", {1, 8, 6, 6});
+    auto& foo = b.node("Foo", {"h"}, {"f"}, "foo");
+    foo.set_domain("com.example");
+    test::conv(b, "c2", "f", "y", {4, 8, 1, 1});
+    b.output("y");
+    return b;
+}
+
+} // namespace
+
+class TestOnnxImportFlow : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() {
+        QVERIFY(test::kFixedDpi);
+        QStandardPaths::setTestModeEnabled(true);
+    }
+
+    void importsARealModelWithTheInputShapeAsked() {
+        Window t;
+        // The PaddleOCR classifier declares its input N × 3 × H × W with N, H, W dynamic
+        // (tests/data/onnx/README.md): the dialog gets C = 3 from the model, 224 for the rest.
+        std::vector<int64_t> suggested;
+        bool dynamic = false;
+        t.flow->inputShapePrompt = [&](const OnnxModelInfo& info, const std::vector<int64_t>& s,
+                                       const QString&) -> std::optional<std::vector<int64_t>> {
+            suggested = s;
+            dynamic = info.has_dynamic_input;
+            return std::vector<int64_t>{3, 48, 192};
+        };
+        QSignalSpy published(t.w.studio(), &Studio::statePublished);
+        const auto [ok, message] =
+            t.import(test::testData(QStringLiteral("onnx/ch_ppocr_mobile_v2.0_cls_infer.onnx")));
+        QVERIFY2(ok, qPrintable(message));
+        QVERIFY(dynamic);
+        QCOMPARE(suggested, (std::vector<int64_t>{3, 224, 224}));
+        const Network& net = t.w.document()->network();
+        QCOMPARE(net.size(), 82); // the input and 81 layers (MobileNetV3-small 0.35, ClsHead)
+        QCOMPARE(net.layer(net.inputIds().front()).out, (Shape{3, 48, 192}));
+        QVERIFY(published.count() > 0 || published.wait(20000));
+        QVERIFY(t.w.studio()->state().metrics);
+        QCOMPARE(t.w.document()->undoStack()->count(), 0); // a new document
+        QVERIFY(!t.w.isWindowModified());
+        QVERIFY(t.errors.isEmpty());
+        QVERIFY2(message.contains(QLatin1String(": 82 layer")), qPrintable(message));
+    }
+
+    void cancellingTheShapeQuestionChangesNothing() {
+        Window t;
+        QVERIFY(t.open("l2net"));
+        t.flow->inputShapePrompt = [](const OnnxModelInfo&, const std::vector<int64_t>&,
+                                      const QString&) {
+            return std::optional<std::vector<int64_t>>();
+        };
+        const auto [ok, message] =
+            t.import(test::testData(QStringLiteral("onnx/ch_ppocr_mobile_v2.0_cls_infer.onnx")));
+        QVERIFY(!ok);
+        QVERIFY(message.isEmpty()); // cancelled, not failed
+        QVERIFY(t.errors.isEmpty());
+        QCOMPARE(t.w.document()->network().name(), std::string("L2Net"));
+    }
+
+    void aTruncatedModelShowsAnErrorAndKeepsTheDocument() {
+        Window t;
+        QVERIFY(t.open("l2net"));
+        t.w.document()->fuse({t.id("conv1"), t.id("conv2")});
+        const Schedule before = t.w.document()->schedule();
+        QTemporaryDir dir;
+        // A valid model cut in the middle of its weights.
+        const std::string model = test::readBytes(
+            test::testData(QStringLiteral("onnx/ch_ppocr_mobile_v2.0_cls_infer.onnx")));
+        QVERIFY(model.size() > 100000);
+        const QString path = dir.filePath(QStringLiteral("truncated.onnx"));
+        QVERIFY(test::writeBytes(path, model.substr(0, model.size() / 2)));
+        bool asked = false;
+        t.flow->inputShapePrompt = [&](const OnnxModelInfo&, const std::vector<int64_t>& s,
+                                       const QString&) -> std::optional<std::vector<int64_t>> {
+            asked = true;
+            return s;
+        };
+        const auto [ok, message] = t.import(path);
+        QVERIFY(!ok);
+        QVERIFY(!asked); // refused while reading, before any question
+        QCOMPARE(t.errors.size(), 1);
+        QCOMPARE(t.errors.front(), message);
+        QVERIFY2(message.startsWith(path + QLatin1Char(':')), qPrintable(message));
+        QCOMPARE(t.w.document()->network().name(), std::string("L2Net"));
+        QVERIFY(t.w.document()->schedule() == before);
+        QCOMPARE(t.w.document()->undoStack()->count(), 1);
+    }
+
+    void aFileThatIsNoModelIsRefused() {
+        Window t;
+        QVERIFY(t.open("l2net"));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("garbage.onnx"));
+        QVERIFY(test::writeBytes(path, "this is not a protobuf model\n"));
+        const auto [ok, message] = t.import(path);
+        QVERIFY(!ok);
+        QCOMPARE(t.errors.size(), 1);
+        QVERIFY2(message.startsWith(path + QLatin1Char(':')), qPrintable(message));
+        QCOMPARE(t.w.document()->network().name(), std::string("L2Net"));
+    }
+
+    void unsupportedOperatorsAreListedAndLoadedAsOpaqueOnRequest() {
+        Window t;
+        QVERIFY(t.open("l2net"));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("custom_ops.onnx"));
+        QVERIFY(test::writeBytes(path, unsupportedModel().bytes()));
+        // A fixed-size model: the shape question comes pre-filled with its own size.
+        std::vector<int64_t> suggested;
+        t.flow->inputShapePrompt = [&](const OnnxModelInfo& info, const std::vector<int64_t>& s,
+                                       const QString&) -> std::optional<std::vector<int64_t>> {
+            suggested = s;
+            return info.has_dynamic_input ? std::nullopt : std::optional(s);
+        };
+        std::vector<OnnxUnsupportedNode> listed;
+        t.flow->loadOpaquePrompt = [&](const QString& file,
+                                       const std::vector<OnnxUnsupportedNode>& nodes) {
+            listed = nodes;
+            return file != QLatin1String("custom_ops.onnx"); // declined
+        };
+        auto [ok, message] = t.import(path);
+        QVERIFY(!ok);
+        QVERIFY(message.isEmpty()); // declined, not an error
+        QCOMPARE(suggested, (std::vector<int64_t>{3, 8, 8}));
+        QCOMPARE(listed.size(), size_t(2));
+        QCOMPARE(listed[0].op_type, std::string("Hardmax"));
+        QCOMPARE(listed[0].node, std::string("hm"));
+        QCOMPARE(listed[1].op_type, std::string("com.example.Foo"));
+        QCOMPARE(listed[1].node, std::string("foo"));
+        QVERIFY(t.errors.isEmpty());
+        QCOMPARE(t.w.document()->network().name(), std::string("L2Net"));
+
+        t.flow->loadOpaquePrompt = [](const QString&, const std::vector<OnnxUnsupportedNode>&) {
+            return true;
+        };
+        t.flow->askShapeOnlyWhenDynamic = true;
+        suggested.clear();
+        std::tie(ok, message) = t.import(path);
+        QVERIFY2(ok, qPrintable(message));
+        QVERIFY(suggested.empty()); // not asked: no dimension is dynamic
+        const Network& net = t.w.document()->network();
+        QCOMPARE(net.size(), 5);
+        QCOMPARE(test::countType(net, LayerType::opaque), 2);
+        QCOMPARE(test::L(net, "c2").out, (Shape{4, 6, 6}));
+        QVERIFY(message.contains(QLatin1String("2 opaque")));
+    }
+};
+
+QTEST_MAIN(TestOnnxImportFlow)
+#include "tst_onnx_import_flow.moc"

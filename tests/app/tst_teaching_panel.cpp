@@ -1,0 +1,172 @@
+// The teaching docks inside the studio, as a student uses them: open a lesson from its dock,
+// read the task, change the loop order and store level of conv2, watch the loop nest and the
+// targets follow, reach "Target met"; undo goes back; "Show solution" is one undoable edit;
+// the compare dock names the group an edit changed; hovering a loop outlines it on the
+// tile pyramid.
+#include "graph/graph_canvas.h"
+#include "graph/graph_items.h"
+#include "graph/graph_scene.h"
+#include "studio_window.h"
+#include "teaching/compare_view.h"
+#include "teaching/explain_view.h"
+#include "teaching/lessons_view.h"
+#include "teaching/loop_nest_view.h"
+#include "teaching/tile_pyramid_scene.h"
+#include "teaching/tile_pyramid_view.h"
+#include "test_support.h"
+
+#include <QDockWidget>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTreeWidget>
+#include <QUndoStack>
+
+using namespace lf;
+
+namespace {
+
+MainWindow::Options quietOptions() {
+    return test::quietWindowOptions();
+}
+
+// Runs `edit` and waits until the state with its metrics reached the views.
+template <class F> bool editAndWait(MainWindow& w, F&& edit) {
+    return test::editAndWait(w.studio(), std::forward<F>(edit), 10000);
+}
+
+int lessonIndex(const LessonsView& v, const char* name) {
+    for (int k = 0; k < v.lessonCount(); ++k)
+        if (v.lessonName(k) == QLatin1String(name)) return k;
+    return -1;
+}
+
+} // namespace
+
+class TestTeachingPanel : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() { registerStudioMetaTypes(); }
+    void docksExist();
+    void lessonFromOpenToTargetMet();
+    void showSolutionIsOneUndoableEdit();
+    void compareNamesTheEditedGroup();
+    void hoveredLoopReachesThePyramid();
+};
+
+void TestTeachingPanel::docksExist() {
+    MainWindow w(quietOptions());
+    for (const char* name :
+         {"loopNestDock", "tilePyramidDock", "explainDock", "compareDock", "lessonsDock"})
+        QVERIFY2(w.findChild<QDockWidget*>(QString::fromLatin1(name)), name);
+    QVERIFY(w.findChild<LoopNestView*>());
+    QVERIFY(w.findChild<LessonsView*>());
+}
+
+void TestTeachingPanel::lessonFromOpenToTargetMet() {
+    MainWindow w(quietOptions());
+    w.studio()->savePrompt = [](const QString&) { return QMessageBox::Discard; };
+    auto* lessons = w.findChild<LessonsView*>();
+    auto* nest = w.findChild<LoopNestView*>();
+    const int k = lessonIndex(*lessons, "1-loop-order-and-reuse");
+    QVERIFY(k >= 0);
+    lessons->setCurrentLesson(k);
+    QVERIFY(editAndWait(w, [&] { lessons->openCurrentLesson(); }));
+    QCOMPARE(QString::fromStdString(w.document()->network().name()), QStringLiteral("L2Net"));
+    QVERIFY(lessons->isActive());
+    QVERIFY(!lessons->targetMet());
+    QVERIFY(lessons->statusText().contains(QLatin1String("Not met")));
+
+    const LayerId conv2 = w.document()->network().find("conv2");
+    w.studio()->setSelection({{conv2}, -1});
+    QVERIFY(nest->codeText().contains(QLatin1String("Vol_X = 72, Trans_X = 256")));
+
+    // The student moves z inside x (order y, x, z, i) and keeps X at yi, as the inspector would.
+    LayerSchedule s = w.document()->schedule().layers[size_t(conv2)];
+    s.order = {Dim::y, Dim::x, Dim::z, Dim::i};
+    s.store = {Level::l1, Level::l1, Level::tile};
+    s.compute = s.store;
+    QVERIFY(editAndWait(
+        w, [&] { w.document()->setLayerSchedule(conv2, s, QStringLiteral("Loop order"), 0); }));
+    // Trans_X = D_y · ⌈D_x/T_x⌉ = 16 · 4 = 64 windows of 72: 4,608 inputs.
+    QVERIFY2(nest->codeText().contains(QLatin1String("Vol_X = 72, Trans_X = 64")),
+             qPrintable(nest->codeText()));
+    QVERIFY(lessons->targetMet());
+    QVERIFY(lessons->statusText().contains(QLatin1String("Target met")));
+    // The "why" dock agrees.
+    auto* why = w.findChild<ExplainView*>();
+    QVERIFY(why->formulaItem(QStringLiteral("Acc_X")));
+    QCOMPARE(why->formulaItem(QStringLiteral("Acc_X"))->text(ExplainView::cValue),
+             QStringLiteral("4,608 elements"));
+
+    // Undo: back to the start, not met.
+    QVERIFY(editAndWait(w, [&] { w.document()->undoStack()->undo(); }));
+    QVERIFY(!lessons->targetMet());
+    QVERIFY(nest->codeText().contains(QLatin1String("Trans_X = 256")));
+}
+
+void TestTeachingPanel::showSolutionIsOneUndoableEdit() {
+    MainWindow w(quietOptions());
+    w.studio()->savePrompt = [](const QString&) { return QMessageBox::Discard; };
+    auto* lessons = w.findChild<LessonsView*>();
+    const int k = lessonIndex(*lessons, "4-recompute-vs-reuse");
+    QVERIFY(k >= 0);
+    lessons->setCurrentLesson(k);
+    QVERIFY(editAndWait(w, [&] { lessons->openCurrentLesson(); }));
+    QVERIFY(!lessons->targetMet());
+    const int before = w.document()->undoStack()->count();
+    QVERIFY(editAndWait(w, [&] { lessons->showSolution(); }));
+    QCOMPARE(w.document()->undoStack()->count(), before + 1);
+    QVERIFY(w.document()->schedule() == lessons->lesson(k)->solution);
+    QVERIFY2(lessons->targetMet(), qPrintable(lessons->statusText()));
+    QVERIFY(editAndWait(w, [&] { w.document()->undoStack()->undo(); }));
+    QVERIFY(!lessons->targetMet());
+}
+
+void TestTeachingPanel::compareNamesTheEditedGroup() {
+    MainWindow w(quietOptions());
+    QVERIFY(editAndWait(w, [&] { w.files()->openBundled(QStringLiteral("l3net")); }));
+    auto* compare = w.findChild<CompareView*>();
+    QVERIFY(compare->takeSnapshot());
+    QSignalSpy differ(compare, &CompareView::groupsDiffer);
+    const LayerId conv2 = w.document()->network().find("conv2");
+    LayerSchedule s = w.document()->schedule().layers[size_t(conv2)];
+    s.tile[size_t(Dim::x)] = s.tile[size_t(Dim::x)] > 1 ? 1 : 2;
+    QVERIFY(editAndWait(
+        w, [&] { w.document()->setLayerSchedule(conv2, s, QStringLiteral("Tile"), 0); }));
+    QVERIFY(differ.count() >= 1);
+    QCOMPARE(differ.last().at(0).value<QList<int>>(),
+             QList<int>{w.document()->schedule().groupOf(conv2)});
+    // The canvas outlines exactly that group: conv2's node, no other.
+    const std::vector<int> expected{w.document()->schedule().groupOf(conv2)};
+    QCOMPARE(w.canvas()->scene()->highlightedGroups(), expected);
+    for (LayerId id = 0; id < w.document()->network().size(); ++id)
+        QCOMPARE(w.canvas()->scene()->node(id)->look().highlighted, id == conv2);
+    // Clearing the snapshot clears the outline.
+    compare->clearSnapshot();
+    QVERIFY(w.canvas()->scene()->highlightedGroups().empty());
+    QVERIFY(!w.canvas()->scene()->node(conv2)->look().highlighted);
+}
+
+void TestTeachingPanel::hoveredLoopReachesThePyramid() {
+    MainWindow w(quietOptions());
+    QVERIFY(editAndWait(w, [&] { w.files()->openBundled(QStringLiteral("l3net")); }));
+    const LayerId conv2 = w.document()->network().find("conv2");
+    w.studio()->setSelection({{conv2}, -1});
+    auto* nest = w.findChild<LoopNestView*>();
+    auto* pyramid = w.findChild<TilePyramidView*>();
+    QCOMPARE(pyramid->shownGroup(), w.document()->schedule().groupOf(conv2));
+    QVERIFY(pyramid->scene()->highlightItems().empty());
+    int yLoop = -1;
+    for (int k = 0; k < int(nest->loopNest().lines.size()); ++k)
+        if (nest->loopNest().lines[size_t(k)].kind == CodeLine::Kind::loop &&
+            nest->loopNest().lines[size_t(k)].dim == int(Dim::y))
+            yLoop = k;
+    QVERIFY(yLoop >= 0);
+    nest->hoverLine(yLoop);
+    QVERIFY(!pyramid->scene()->highlightItems().empty());
+    nest->hoverLine(-1);
+    QVERIFY(pyramid->scene()->highlightItems().empty());
+}
+
+QTEST_MAIN(TestTeachingPanel)
+#include "tst_teaching_panel.moc"
