@@ -8,6 +8,7 @@
 #include "metrics/metrics.h"
 #include "network/network.h"
 #include "schedule/schedule.h"
+#include "search/fitting_tile.h"
 
 #include <memory>
 #include <vector>
@@ -20,7 +21,18 @@ struct StudioState {
     Schedule schedule;                       // normalized
     std::shared_ptr<const Metrics> metrics;  // null while the first evaluation runs
     std::shared_ptr<const Metrics> previous; // metrics before the last edit (for deltas)
+    // For every group over capacity that a smaller output tile makes fit, that tile
+    // (search/fitting_tile.h), found with the metrics; null while they are evaluated.
+    std::shared_ptr<const std::vector<FittingTile>> fitting_tiles;
 };
+
+// The nearest fitting tile of group `group` in `state`, or null.
+inline const FittingTile* fittingTileOf(const StudioState& state, int group) {
+    if (!state.fitting_tiles) return nullptr;
+    for (const FittingTile& f : *state.fitting_tiles)
+        if (f.group == group) return &f;
+    return nullptr;
+}
 
 // What the user has selected on the canvas (or in a chart/list).
 struct StudioSelection {

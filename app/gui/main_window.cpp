@@ -77,6 +77,9 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
          action(QStringLiteral("zoomFit")), action(QStringLiteral("find"))});
     connect(canvas(), &graph::GraphCanvas::zoomChanged, statusPanel_, &StatusPanel::setZoom);
     connect(files_, &FilesController::saved, recovery_, &RecoveryController::clear);
+    files_->importSchedule = [this](const QString& path) {
+        return exchange_->importSchedule(path);
+    };
     connect(exchange_->onnxImport(), &OnnxImportFlow::imported, files_,
             &FilesController::addRecent);
     teaching_->attach(teachingPanel_->lessons(), teachingPanel_->compare());
@@ -105,7 +108,8 @@ graph::GraphCanvas* MainWindow::canvas() const {
 QAction* MainWindow::action(const QString& name) const {
     for (const ActionSet* set :
          {&actions_, &canvasPanel_->actions(), &edits_->actions(), &files_->actions(),
-          &exchange_->actions(), &automation_->actions(), &help_->actions(), &repro_->actions()})
+          &exchange_->actions(), &automation_->actions(), &help_->actions(), &repro_->actions(),
+          &teaching_->actions(), &teachingPanel_->actions()})
         if (QAction* a = set->get(name)) return a;
     return nullptr;
 }

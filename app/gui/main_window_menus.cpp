@@ -68,12 +68,16 @@ void MainWindow::createMenus() {
     file->addSeparator();
     add(file, {"save", "saveAs"});
     file->addSeparator();
+    add(file, {"openLessonFile", "saveAsLesson"});
+    file->addSeparator();
     add(file, {"importSchedule"});
     QMenu* exports = file->addMenu(tr("&Export"));
     exports->setIcon(gui::studioIcon(QStringLiteral("export")));
     exports->addActions(exchange_->exportActions());
     exports->addSeparator();
     add(exports, {"exportSvg", "exportPng"});
+    exports->addSeparator();
+    add(exports, {"exportLoopNest", "exportPyramidSteps"});
     file->addSeparator();
     add(file, {"quit"});
 

@@ -91,7 +91,18 @@ ScheduleEdit apply(const Network& net, const Hardware& hw, const Schedule& base,
             continue;
         const auto v = checkGroup(net, hw, g);
         if (!v.empty()) {
-            r.reason = v.front().where + ": " + v.front().message;
+            // A group the refused edit would have created has no name the user knows yet:
+            // name its layers instead.
+            const bool existed =
+                std::any_of(base.groups.begin(), base.groups.end(),
+                            [&](const FusionGroup& b) { return b.name == g.name; });
+            std::string where = v.front().where;
+            if (!existed) {
+                where = "fusing";
+                for (size_t k = 0; k < g.layers.size(); ++k)
+                    where += (k ? ", " : " ") + net.layer(g.layers[k]).name;
+            }
+            r.reason = where + ": " + v.front().message;
             return r;
         }
     }

@@ -1,6 +1,8 @@
 #include "teaching/lesson.h"
 
 #include "examples/bundled.h"
+#include "io/hardware_yaml.h"
+#include "io/network_yaml.h"
 #include "io/schedule_yaml.h"
 #include "io/yaml_support.h"
 
@@ -53,16 +55,29 @@ Result<Lesson> readLessonYaml(std::string_view text, const std::string& file) {
             for (const auto& x : h)
                 l.hints.push_back(toString(x, "hint"));
         }
+        // A bundled name, or the whole document inline (a lesson saved from the studio on a
+        // network or hardware of one's own).
         const YAML::Node netNode = req(root, "network");
-        l.network_ref = toString(netNode, "network");
-        auto net = loadBundledNetwork(l.network_ref);
-        if (!net) fail(netNode, net.error().message);
-        l.network = *net;
+        if (netNode.IsMap()) {
+            auto net = buildNetwork(readNetworkSpecNode(netNode, file));
+            if (!net)
+                throw YamlInputError({net.error().line, net.error().column}, net.error().message);
+            l.network = *net;
+        } else {
+            l.network_ref = toString(netNode, "network");
+            auto net = loadBundledNetwork(l.network_ref);
+            if (!net) fail(netNode, net.error().message);
+            l.network = *net;
+        }
         const YAML::Node hwNode = req(root, "hardware");
-        l.hardware_ref = toString(hwNode, "hardware");
-        auto hw = loadBundledHardware(l.hardware_ref);
-        if (!hw) fail(hwNode, hw.error().message);
-        l.hardware = *hw;
+        if (hwNode.IsMap()) {
+            l.hardware = readHardwareNode(hwNode);
+        } else {
+            l.hardware_ref = toString(hwNode, "hardware");
+            auto hw = loadBundledHardware(l.hardware_ref);
+            if (!hw) fail(hwNode, hw.error().message);
+            l.hardware = *hw;
+        }
         ScheduleReadOptions ro;
         ro.check_hash = true;
         ro.refuse_violations = true;

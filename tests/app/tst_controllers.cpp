@@ -10,7 +10,9 @@
 #include "controllers/teaching_controller.h"
 #include "examples/bundled.h"
 #include "models/evaluate.h"
+#include "qt_text.h"
 #include "search/search_task.h"
+#include "search/trade_off_dialog.h"
 #include "studio/studio.h"
 #include "studio_window.h"
 #include "test_support.h"
@@ -21,6 +23,7 @@
 #include <QMainWindow>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -28,6 +31,12 @@
 using namespace lf;
 
 namespace {
+
+// Checks inside a callback that returns a value (QVERIFY returns void).
+#define EXPECT_TRUE(cond)                                                                          \
+    do {                                                                                           \
+        if (!(cond)) QTest::qFail(#cond, __FILE__, __LINE__);                                      \
+    } while (false)
 
 // A studio with no window: errors collected, "save changes?" answered Discard.
 struct Bare {
@@ -74,10 +83,30 @@ class TestControllers : public QObject {
         settings.objective = AutoFuseObjective::dram;
         settings.strategy = Strategy::recompute;
         QSignalSpy applied(&automation, &AutomationController::scheduleApplied);
+        // The trade-off is shown before anything is applied: discarding keeps the schedule.
+        int asked = 0;
+        automation.confirmTradeOff = [&](const Metrics& was, const Metrics& would,
+                                         const QString& objective) {
+            ++asked;
+            // The figures the dialog shows are the open schedule's and the result's.
+            EXPECT_TRUE(was.totals.dram_accesses == dramBefore);
+            EXPECT_TRUE(would.totals.dram_accesses < dramBefore);
+            EXPECT_TRUE(objective == objectiveTitle(AutoFuseObjective::dram));
+            TradeOffDialog dialog(was, would, objective);
+            EXPECT_TRUE(dialog.table()->rowCount() == 8);
+            EXPECT_TRUE(!dialog.worse().contains(QStringLiteral("DRAM accesses")));
+            return asked > 1;
+        };
+        QVERIFY(automation.autoFuse(settings));
+        QVERIFY(automation.task()->waitForFinished(60000));
+        QTRY_COMPARE(asked, 1);
+        QVERIFY(b.doc()->schedule() == before);
+        QCOMPARE(applied.count(), 0);
         QVERIFY(test::editAndWait(&b.studio, [&] {
             QVERIFY(automation.autoFuse(settings));
             QVERIFY(automation.task()->waitForFinished(60000));
         }));
+        QCOMPARE(asked, 2);
         QCOMPARE(applied.count(), 1);
         QVERIFY(fusedGroups(b.doc()->schedule()) > 0);
         QVERIFY(b.studio.state().metrics->totals.dram_accesses < dramBefore);
@@ -126,6 +155,28 @@ class TestControllers : public QObject {
         QVERIFY(b.doc()->schedule().groups == saved.groups);
         QCOMPARE(b.doc()->undoStack()->count(), 2);
         QVERIFY(noWindowExists());
+
+        // File ▸ Open of a schedule says where schedules go, and imports it when asked to.
+        FilesController files(&b.studio);
+        files.importSchedule = [&](const QString& p) { return exchange.importSchedule(p); };
+        QStringList asked;
+        files.confirmScheduleImport = [&](const QString& q) {
+            asked << q;
+            return asked.size() > 1; // no the first time, yes the second
+        };
+        const QString sched = dir.filePath("exportSchedule.sched.yaml");
+        QVERIFY(test::editAndWait(&b.studio, [&] {
+            b.doc()->fuse({b.id("conv2"), b.id("conv3")});
+        }));
+        const Schedule fusedAgain = b.doc()->schedule();
+        QString error;
+        QVERIFY(!files.openPath(sched, &error));
+        QVERIFY2(error.contains(QStringLiteral("File ▸ Import Schedule")), qPrintable(error));
+        QCOMPARE(asked.size(), 1);
+        QVERIFY(b.doc()->schedule() == fusedAgain); // nothing changed
+        QVERIFY(test::editAndWait(&b.studio, [&] { QVERIFY(files.openPath(sched)); }));
+        QVERIFY(b.doc()->schedule().groups == saved.groups);
+        QCOMPARE(b.doc()->network().name(), std::string("L3Net")); // the network stays
     }
 
     void filesOpenSaveAndRecoverWithoutAWindow() {
@@ -182,6 +233,48 @@ class TestControllers : public QObject {
             QVERIFY(teaching.openLesson(l2, hw, defaultSchedule(l2, hw), QStringLiteral("L2")));
         }));
         QCOMPARE(b.doc()->network().name(), std::string("L2Net"));
+    }
+
+    // After a lesson, opening a network returns to the hardware in use before the lesson and
+    // says so; hardware the user chose during the lesson stays.
+    void networkAfterALessonGetsTheHardwareBack() {
+        Bare b;
+        TeachingController teaching(&b.studio);
+        FilesController files(&b.studio);
+        QStringList status;
+        connect(&b.studio, &Studio::statusMessage, this,
+                [&](const QString& m, int) { status << m; });
+        QVERIFY(b.open("l3net")); // on hwff-config-1
+        const Network l3 = test::bundledNetwork("l3net");
+        const Hardware lessonHw = test::bundledHardware("convfusion-40nm");
+        QVERIFY(test::editAndWait(&b.studio, [&] {
+            QVERIFY(teaching.openLesson(l3, lessonHw, defaultSchedule(l3, lessonHw),
+                                        QStringLiteral("Fusion")));
+        }));
+        QCOMPARE(b.doc()->hardware().name, lessonHw.name);
+        QVERIFY(test::editAndWait(&b.studio, [&] { QVERIFY(files.openBundled("resnet18")); }));
+        QCOMPARE(b.doc()->hardware().name, std::string("hwff-config-1"));
+        QVERIFY2(status.last().contains(QLatin1String("before the lesson")) &&
+                     status.last().contains(qs(lessonHw.name)),
+                 qPrintable(status.last()));
+        // A second network keeps hwff-config-1 (the lesson is over) and says nothing more.
+        QVERIFY(test::editAndWait(&b.studio, [&] { QVERIFY(files.openBundled("l2net")); }));
+        QCOMPARE(b.doc()->hardware().name, std::string("hwff-config-1"));
+        QVERIFY(!status.last().contains(QLatin1String("lesson")));
+
+        // Hardware changed during the lesson is the user's choice: it stays.
+        QVERIFY(test::editAndWait(&b.studio, [&] {
+            QVERIFY(teaching.openLesson(l3, lessonHw, defaultSchedule(l3, lessonHw),
+                                        QStringLiteral("Fusion")));
+        }));
+        Hardware mine = lessonHw;
+        mine.name = "mine";
+        mine.buffer.bytes *= 2;
+        QVERIFY(test::editAndWait(&b.studio, [&] {
+            QVERIFY(b.doc()->setHardware(mine, QStringLiteral("Bigger buffer"), 0).ok);
+        }));
+        QVERIFY(test::editAndWait(&b.studio, [&] { QVERIFY(files.openBundled("resnet18")); }));
+        QCOMPARE(b.doc()->hardware().name, std::string("mine"));
     }
 };
 

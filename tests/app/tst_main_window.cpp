@@ -9,11 +9,14 @@
 #include "io/project_yaml.h"
 #include "layers/layer_list.h"
 #include "models/evaluate.h"
+#include "panels/elided_label.h"
+#include "panels/status_panel.h"
 #include "studio_window.h"
 #include "test_support.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -99,8 +102,38 @@ class TestMainWindow : public QObject {
         fuse->trigger();
         QCOMPARE(t.w.document()->undoStack()->count(), 0);
         QCOMPARE(t.w.document()->schedule().groups.size(), size_t(3));
-        const QString shown = t.w.statusBar()->currentMessage();
+        const QString shown = t.w.findChild<StatusPanel*>()->shownText();
         QVERIFY2(shown.contains(QLatin1String("not connected")), qPrintable(shown));
+        // The group was never made: the reason names the layers, not a group name.
+        QVERIFY2(shown.contains(QLatin1String("conv1, conv3")) && !shown.contains("g0") &&
+                     !shown.contains("g1"),
+                 qPrintable(shown));
+    }
+
+    // A long message takes the summary's place, elided left of "Evaluated in …" and the
+    // other figures; QStatusBar would paint it across them.
+    void longStatusMessagesStayLeftOfTheFigures() {
+        Window t;
+        QVERIFY(t.open("l3net"));
+        t.w.resize(1280, 800);
+        t.w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&t.w));
+        auto* panel = t.w.findChild<StatusPanel*>();
+        QVERIFY(!panel->evaluationLabel()->text().isEmpty());
+        const QString message = QStringLiteral("A long message ").repeated(30);
+        t.w.studio()->showStatus(message, 60000);
+        QCOMPARE(panel->shownText(), message);
+        QVERIFY(t.w.statusBar()->currentMessage().isEmpty());
+        QApplication::processEvents();
+        QVERIFY(panel->messageLabel()->geometry().right() <
+                panel->evaluationLabel()->geometry().left());
+        // A status tip (menus, toolbar buttons) goes the same way.
+        t.w.statusBar()->showMessage(QStringLiteral("Fuse the selected layers"));
+        QCOMPARE(panel->shownText(), QStringLiteral("Fuse the selected layers"));
+        QVERIFY(t.w.statusBar()->currentMessage().isEmpty());
+        // Cleared: the summary again.
+        panel->showMessage({}, 0);
+        QVERIFY(panel->shownText().contains(QLatin1String("layers")));
     }
 
     void splitMergeAndUngroupActions() {

@@ -3,9 +3,11 @@
 // targets follow, reach "Target met"; undo goes back; "Show solution" is one undoable edit;
 // the compare dock names the group an edit changed; hovering a loop outlines it on the
 // tile pyramid.
+#include "controllers/teaching_controller.h"
 #include "graph/graph_canvas.h"
 #include "graph/graph_items.h"
 #include "graph/graph_scene.h"
+#include "panels/teaching_panel.h"
 #include "studio_window.h"
 #include "teaching/compare_view.h"
 #include "teaching/explain_view.h"
@@ -15,8 +17,11 @@
 #include "teaching/tile_pyramid_view.h"
 #include "test_support.h"
 
+#include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
 #include <QUndoStack>
@@ -51,6 +56,7 @@ class TestTeachingPanel : public QObject {
     void showSolutionIsOneUndoableEdit();
     void compareNamesTheEditedGroup();
     void hoveredLoopReachesThePyramid();
+    void teacherSavesALessonAndExportsPictures();
 };
 
 void TestTeachingPanel::docksExist() {
@@ -166,6 +172,69 @@ void TestTeachingPanel::hoveredLoopReachesThePyramid() {
     QVERIFY(!pyramid->scene()->highlightItems().empty());
     nest->hoverLine(-1);
     QVERIFY(pyramid->scene()->highlightItems().empty());
+}
+
+// File ▸ Save as Lesson writes what is open (the schedule as the solution); File ▸ Open
+// Lesson brings it back as a lesson that starts at the default schedule and is met by its
+// solution. The loop nest and the pyramid's steps are written as pictures for slides.
+void TestTeachingPanel::teacherSavesALessonAndExportsPictures() {
+    MainWindow w(quietOptions());
+    w.studio()->savePrompt = [](const QString&) { return QMessageBox::Discard; };
+    QVERIFY(editAndWait(w, [&] { w.files()->openBundled(QStringLiteral("l3net")); }));
+    const Network& net = w.document()->network();
+    QVERIFY(editAndWait(w, [&] {
+        w.document()->fuse({net.find("conv1"), net.find("conv2"), net.find("conv3")});
+    }));
+    // Output tiles of 4 × 4: a pyramid of 16 steps.
+    const LayerId conv3 = net.find("conv3");
+    LayerSchedule ls = w.document()->schedule().layers[size_t(conv3)];
+    ls.tile[size_t(Dim::y)] = 4;
+    ls.tile[size_t(Dim::x)] = 4;
+    QVERIFY(editAndWait(
+        w, [&] { w.document()->setLayerSchedule(conv3, ls, QStringLiteral("Tiles"), 0); }));
+    const Schedule solution = w.document()->schedule();
+    auto* teaching = w.findChild<TeachingController*>();
+    QVERIFY(teaching);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("fuse-l3net.lesson.yaml"));
+    const std::vector<LessonTarget> targets = teaching->proposedTargets();
+    QVERIFY(!targets.empty());
+    QVERIFY(teaching->saveLessonTo(path, QStringLiteral("Fuse L3Net"),
+                                   QStringLiteral("Fuse the three layers."), targets));
+
+    // The pictures, while the fused group is shown.
+    auto* panel = w.teachingPanel();
+    w.studio()->setSelection({{net.find("conv1")}, -1});
+    for (const char* suffix : {".svg", ".png"}) {
+        const QString file = dir.filePath(QStringLiteral("nest") + QLatin1String(suffix));
+        QVERIFY(panel->exportLoopNest(file));
+        QVERIFY(QFileInfo(file).size() > 200);
+    }
+    QFile svg(dir.filePath(QStringLiteral("nest.svg")));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    const QByteArray text = svg.readAll();
+    QVERIFY(text.contains("<svg") && text.contains("for"));
+    const int steps = panel->pyramid()->stepCount();
+    QVERIFY(steps > 1);
+    QVERIFY(
+        panel->exportPyramidSteps(dir.filePath(QStringLiteral("steps")), QStringLiteral(".png")));
+    const QStringList pictures = QDir(dir.filePath(QStringLiteral("steps")))
+                                     .entryList({QStringLiteral("pyramid-step-*.png")});
+    QCOMPARE(pictures.size(), std::min(steps, int(TeachingPanel::kMaxPyramidPictures)));
+
+    // Another network, then the saved lesson.
+    QVERIFY(editAndWait(w, [&] { w.files()->openBundled(QStringLiteral("l2net")); }));
+    auto* lessons = w.findChild<LessonsView*>();
+    const int before = lessons->lessonCount();
+    QVERIFY(editAndWait(w, [&] { QVERIFY(teaching->openLessonFile(path)); }));
+    QCOMPARE(lessons->lessonCount(), before + 1);
+    QCOMPARE(lessons->currentLesson(), before);
+    QCOMPARE(QString::fromStdString(w.document()->network().name()), QStringLiteral("L3Net"));
+    QVERIFY(lessons->isActive());
+    QVERIFY(!lessons->targetMet());
+    QVERIFY(editAndWait(w, [&] { lessons->showSolution(); }));
+    QVERIFY(w.document()->schedule().groups == solution.groups);
+    QVERIFY2(lessons->targetMet(), qPrintable(lessons->statusText()));
 }
 
 QTEST_MAIN(TestTeachingPanel)

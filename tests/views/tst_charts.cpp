@@ -236,10 +236,14 @@ void TestCharts::evaluatingKeepsLastFigures() {
 void TestCharts::axisLabelsKeepShortNames() {
     BarChartWidget w;
     BarChartData d;
-    d.categories = {QStringLiteral("conv1"), QStringLiteral("conv2"),
-                    QStringLiteral("layer1.0.conv1"), QStringLiteral("layer1.1.conv1")};
-    d.sets = {{QStringLiteral("input"), QColor(Qt::blue), {1, 2, 3, 4}}};
-    d.groups = {0, 1, 2, 3};
+    d.categories = {QStringLiteral("conv1"),
+                    QStringLiteral("conv2"),
+                    QStringLiteral("layer1.0.conv1"),
+                    QStringLiteral("layer1.1.conv1"),
+                    QStringLiteral("inception3a.pool_proj"),
+                    QStringLiteral("inception3b.pool_proj")};
+    d.sets = {{QStringLiteral("input"), QColor(Qt::blue), {1, 2, 3, 4, 5, 6}}};
+    d.groups = {0, 1, 2, 3, 4, 5};
     w.setData(d);
     QBarCategoryAxis* x = nullptr;
     for (QChartView* v : w.findChildren<QChartView*>())
@@ -247,11 +251,15 @@ void TestCharts::axisLabelsKeepShortNames() {
             if (auto* c = qobject_cast<QBarCategoryAxis*>(a)) x = c;
     QVERIFY(x);
     const QStringList labels = x->categories();
-    QCOMPARE(labels.size(), 4);
+    QCOMPARE(labels.size(), 6);
     QCOMPARE(labels[0], QStringLiteral("conv1"));
     QCOMPARE(labels[1], QStringLiteral("conv2"));
-    QCOMPARE(labels[2], QStringLiteral("…") + QStringLiteral("layer1.0.conv1").right(11));
-    QCOMPARE(labels[3], QStringLiteral("…") + QStringLiteral("layer1.1.conv1").right(11));
+    // Elided in the middle: the start and the end (where the names differ) stay.
+    QCOMPARE(labels[2], QStringLiteral("lay….0.conv1"));
+    QCOMPARE(labels[3], QStringLiteral("lay….1.conv1"));
+    // GoogLeNet's names differ inside: longer until they are told apart, never "…a.pool_proj".
+    QCOMPARE(labels[4], QStringLiteral("incept…n3a.pool_proj"));
+    QCOMPARE(labels[5], QStringLiteral("incept…n3b.pool_proj"));
 }
 
 QTEST_MAIN(TestCharts)

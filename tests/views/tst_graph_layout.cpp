@@ -173,6 +173,52 @@ class TestGraphLayout : public QObject {
         QCOMPARE(scene.groupItems().size(), size_t(3));
     }
 
+    // The tensor sizes are read, not crossed out: no label straddles a group's frame.
+    void edgeLabelsStayOffGroupBorders() {
+        StudioState st = defaultState("googlenet");
+        auto id = [&](const char* n) { return st.network.find(n); };
+        for (auto pair : {std::pair{"conv2_reduce", "conv2"},
+                          std::pair{"inception3a.3x3_reduce", "inception3a.3x3"},
+                          std::pair{"inception3a.5x5_reduce", "inception3a.5x5"},
+                          std::pair{"inception3b.3x3_reduce", "inception3b.3x3"},
+                          std::pair{"inception3b.pool", "inception3b.pool_proj"}}) {
+            ScheduleEdit e =
+                fuseLayers(st.network, st.hardware, st.schedule, {id(pair.first), id(pair.second)});
+            QVERIFY2(e.ok, e.reason.c_str());
+            st.schedule = e.schedule;
+        }
+        GraphScene scene;
+        QVERIFY(scene.setState(st).error.isEmpty());
+        QVERIFY(!scene.groupItems().empty());
+        std::vector<QRectF> frames, captions;
+        for (const GroupItem* g : scene.groupItems()) {
+            frames.push_back(g->mapRectToScene(g->rect()));
+            captions.push_back(g->mapRectToScene(g->headerRect()));
+        }
+        int labels = 0, crossing = 0, onCaption = 0;
+        for (const EdgeItem* e : scene.edges()) {
+            if (e->label().isEmpty()) continue;
+            ++labels;
+            const QRectF box = e->labelRect();
+            for (const QRectF& f : frames)
+                if (box.intersects(f.adjusted(-2, -2, 2, 2)) &&
+                    !f.adjusted(2, 2, -2, -2).contains(box)) {
+                    ++crossing;
+                    break;
+                }
+            for (const QRectF& c : captions)
+                if (box.intersects(c)) {
+                    ++onCaption;
+                    break;
+                }
+        }
+        QVERIFY(labels > 20);
+        QCOMPARE(crossing, 0);
+        // Captions are kept clear where the edge leaves room; where no spot along it clears
+        // both, the label keeps clear of the borders first (one edge on this layout).
+        QVERIFY2(onCaption <= 1, qPrintable(QString::number(onCaption)));
+    }
+
     void groupChangesUpdateItemsInPlace() {
         StudioState st = defaultState("resnet18");
         GraphScene scene;

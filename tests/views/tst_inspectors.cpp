@@ -7,6 +7,8 @@
 #include "inspectors/layer_inspector.h"
 #include "inspectors/loop_order_list.h"
 #include "models/evaluate.h"
+#include "qt_text.h"
+#include "search/fitting_tile.h"
 #include "studio_states.h"
 #include "test_support.h"
 
@@ -15,6 +17,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QtTest>
@@ -77,6 +81,8 @@ class TestInspectors : public QObject {
     void groupShowsViolations();
     void groupSetStateDoesNotEmit();
     void intentsCrossQueuedConnections();
+    void unchangedEditIsExplainedWhereItWasMade();
+    void overCapacityOffersTheNearestFittingTile();
 };
 
 void TestInspectors::tileSpinBoxEmitsNewTileWithMergeId() {
@@ -487,6 +493,66 @@ void TestInspectors::intentsCrossQueuedConnections() {
     // The state type itself travels in a QVariant.
     const QVariant v = QVariant::fromValue(s);
     QCOMPARE(v.value<StudioState>().schedule.groups.size(), s.schedule.groups.size());
+}
+
+// Reordering the loops of a layer whose tiles are its full dimensions moves no figure: the
+// layer inspector says why under the loop order; an edit that moves figures hides it.
+void TestInspectors::unchangedEditIsExplainedWhereItWasMade() {
+    const Network net = test::bundledNetwork("l3net");
+    const Hardware hw = test::bundledHardware("convfusion-40nm");
+    const LayerId conv2 = net.find("conv2");
+    const LayerDims d = layerDims(net, conv2);
+    Schedule s = defaultSchedule(net, hw);
+    s.layers[size_t(conv2)].tile = {d.Dz, d.Dy, d.Dx, d.Di};
+    const StudioState a = test::evaluatedState(net, hw, s);
+    s.layers[size_t(conv2)].order = {Dim::x, Dim::y, Dim::z, Dim::i};
+    StudioState b = test::evaluatedState(net, hw, s);
+    b.previous = a.metrics;
+    LayerInspector w;
+    w.setSelection(test::layerSelection(a, "conv2"));
+    w.setState(a);
+    QVERIFY(w.unchangedNote()->isHidden());
+    w.setState(b);
+    QVERIFY(!w.unchangedNote()->isHidden());
+    QVERIFY2(w.unchangedNote()->text().contains(QLatin1String("Every loop runs once")),
+             qPrintable(w.unchangedNote()->text()));
+    // The same state again (e.g. a selection change) keeps the note.
+    w.setState(b);
+    QVERIFY(!w.unchangedNote()->isHidden());
+    // An edit that moves a figure hides it.
+    s.layers[size_t(conv2)].tile[size_t(Dim::z)] = 1;
+    StudioState c = test::evaluatedState(net, hw, s);
+    c.previous = b.metrics;
+    w.setState(c);
+    QVERIFY(w.unchangedNote()->isHidden());
+}
+
+// A group over the buffer shows the nearest tile that fits; "Use it" proposes it as one edit.
+void TestInspectors::overCapacityOffersTheNearestFittingTile() {
+    StudioState s = test::l3netFusedState(Strategy::reuse, "convfusion-40nm");
+    s.hardware.buffer.bytes = s.metrics->groups[0].buffer_bytes - 1; // the 4×4 tile misses
+
+    s = test::evaluatedState(s.network, s.hardware, s.schedule);
+    QVERIFY(!s.metrics->groups[0].fits);
+    auto fit = nearestFittingTile(s.network, s.hardware, s.schedule, 0);
+    QVERIFY(fit);
+    s.fitting_tiles = std::make_shared<const std::vector<FittingTile>>(std::vector{*fit});
+    GroupInspector w;
+    w.setState(s);
+    w.setSelection(StudioSelection{{}, 0});
+    QVERIFY(w.fitHintLabel()->isVisibleTo(&w));
+    QVERIFY2(w.fitHintLabel()->text().contains(qs(fit->text())),
+             qPrintable(w.fitHintLabel()->text()));
+    QSignalSpy edits(&w, &GroupInspector::groupEdited);
+    w.fitApplyButton()->click();
+    QCOMPARE(edits.count(), 1);
+    const FusionGroup g = edits.front().at(1).value<FusionGroup>();
+    QVERIFY(g.out_tile);
+    QCOMPARE(g.out_tile->h, fit->h);
+    QCOMPARE(g.out_tile->w, fit->w);
+    // A group that fits shows nothing.
+    w.setState(test::l3netFusedState(Strategy::reuse, "convfusion-40nm"));
+    QVERIFY(!w.fitHintLabel()->isVisibleTo(&w));
 }
 
 QTEST_MAIN(TestInspectors)

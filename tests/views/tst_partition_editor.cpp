@@ -99,6 +99,7 @@ class TestPartitionEditor : public QObject {
     void setStateDoesNotEmit();
     void rebalanceByHand();
     void dragNeverLeavesArrayOrOverlaps();
+    void titleNamesGroupAndArray();
 };
 
 void TestPartitionEditor::dragEdgeResizesToDivisor() {
@@ -358,6 +359,31 @@ void TestPartitionEditor::dragNeverLeavesArrayOrOverlaps() {
             QCOMPARE(got.rows, rects[k].rows);
         }
     }
+}
+
+// The title names the group, its layer count and the array (columns × rows), for one layer too.
+void TestPartitionEditor::titleNamesGroupAndArray() {
+    const StudioState s = fusedL2Net(PartitionKind::temporal);
+    PartitionEditor ed;
+    ed.setState(s);
+    auto titled = [&](const QString& text) {
+        for (const QLabel* l : ed.findChildren<QLabel*>())
+            if (l->text() == text) return true;
+        return false;
+    };
+    ed.setSelection({{}, 0});
+    QVERIFY(titled(QStringLiteral("Group g0 — 2 layers on a 32 × 16 PE array")));
+    StudioState unfused = s; // L2Net unfused: every layer a singleton group
+    unfused.schedule = defaultSchedule(s.network, s.hardware);
+    normalize(unfused.schedule, s.network);
+    unfused.metrics = std::make_shared<const Metrics>(
+        evaluate(unfused.network, unfused.hardware, unfused.schedule));
+    QVERIFY(!unfused.schedule.groups.empty());
+    QCOMPARE(unfused.schedule.groups[0].layers.size(), size_t(1));
+    ed.setState(unfused);
+    ed.setSelection({{}, 0});
+    const QString name = QString::fromStdString(unfused.schedule.groups[0].name);
+    QVERIFY(titled(QStringLiteral("Group %1 — 1 layer on a 32 × 16 PE array").arg(name)));
 }
 
 QTEST_MAIN(TestPartitionEditor)

@@ -2,7 +2,9 @@
 // scale with tile extents 10, 8, 6, 4; stepping (slider, play) moves the regions, overlaps
 // are coloured by strategy, the occupancy gauge and the step table follow, and a hovered
 // loop is outlined.
+#include "metrics/buffer_use.h"
 #include "models/evaluate.h"
+#include "qt_text.h"
 #include "studio_states.h"
 #include "teaching/teaching_style.h"
 #include "teaching/tile_pyramid_scene.h"
@@ -154,8 +156,11 @@ void TestTeachingPyramid::gaugeAndTable() {
     const StudioState s = test::l3netFusedState(Strategy::recompute, "convfusion-40nm");
     view.setState(s);
     view.setSelection(wholeGroup(s));
-    // Live at step 0: 10·10·3 + 8·8·4 + 6·6·4 + 4·4·4 = 300 + 256 + 144 + 64 = 764 elements.
-    QVERIFY2(view.occupancyGauge()->format().contains(QLatin1String("live 764 of")),
+    // Live at step 0: 10·10·3 + 8·8·4 + 6·6·4 + 4·4·4 = 300 + 256 + 144 + 64 = 764 elements
+    // (all channels of every region); the gauge shows the group's footprint from the metrics.
+    QCOMPARE(view.currentStep().live_elements, int64_t(764));
+    const BufferUse use = groupBufferUse(*s.metrics, 0);
+    QVERIFY2(view.occupancyGauge()->format().contains(qs(use.text())),
              qPrintable(view.occupancyGauge()->format()));
     QVERIFY(view.occupancyGauge()->value() > 0);
     view.setStep(1);

@@ -45,18 +45,30 @@ QChart* newChart(const QPalette& pal, const QString& title) {
 
 // --- bars -----------------------------------------------------------------------------------
 
-// Category labels: long names keep their end (where "layer1.0.conv1" and "layer1.1.conv1"
-// differ), longer where needed to stay unique (the category axis drops repeated labels).
+// Category labels: long names elided in the middle, keeping their start and more of their
+// end (where "layer1.0.conv1" and "layer1.1.conv1" differ), longer where needed to stay
+// unique (the category axis drops repeated labels); hovering a bar names it whole.
+QString elideMiddle(const QString& c, qsizetype len) {
+    if (c.size() <= len) return c;
+    const qsizetype head = (len - 1) / 3, tail = len - 1 - head;
+    return c.left(head) + QStringLiteral("…") + c.right(tail);
+}
+
 QStringList axisLabels(const QStringList& categories) {
     QStringList labels;
     QSet<QString> seen;
     for (const QString& c : categories) {
-        // The shortest end of the name not used yet, else the whole name numbered.
+        // The shortest elision that tells the name from every other at the same length.
         QString l;
-        for (qsizetype len = kMaxLabelLength; l.isEmpty(); len += 4) {
-            const QString t = c.size() <= len ? c : QStringLiteral("…") + c.right(len - 1);
-            if (!seen.contains(t)) l = t;
-            if (c.size() <= len) break; // the whole name was tried
+        for (qsizetype len = kMaxLabelLength;; len += 4) {
+            const QString t = elideMiddle(c, len);
+            const bool clash =
+                std::any_of(categories.begin(), categories.end(),
+                            [&](const QString& o) { return o != c && elideMiddle(o, len) == t; });
+            if (!clash || c.size() <= len) {
+                if (!seen.contains(t)) l = t;
+                break;
+            }
         }
         for (int k = 2; l.isEmpty(); ++k) {
             const QString t = QStringLiteral("%1 #%2").arg(c).arg(k);

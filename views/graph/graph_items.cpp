@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace lf::graph {
 
@@ -128,12 +129,34 @@ void EdgeItem::setRoute(const QPainterPath& path, std::optional<QPointF> arrowTi
     recompute();
 }
 
-void EdgeItem::setLabel(const QString& label) {
-    if (label == label_) return;
+void EdgeItem::setLabel(const QString& label, const std::vector<QRectF>& avoid,
+                        const std::vector<QRectF>& keepOut) {
+    if (label == label_ && avoid == avoid_ && keepOut == keepOut_) return;
     prepareGeometryChange();
     label_ = label;
+    avoid_ = avoid;
+    keepOut_ = keepOut;
     recompute();
 }
+
+QRectF EdgeItem::labelRect() const {
+    if (label_.isEmpty()) return {};
+    const QFontMetricsF fm(style_->edgeFont);
+    return QRectF(labelPos_ - QPointF(0, fm.ascent()),
+                  QSizeF(fm.horizontalAdvance(label_) + 2, fm.height()));
+}
+
+namespace {
+
+// Whether a label box straddles the border of a group frame (it may sit inside or outside).
+bool crossesBorder(const QRectF& box, const std::vector<QRectF>& frames) {
+    for (const QRectF& f : frames)
+        if (box.intersects(f.adjusted(-2, -2, 2, 2)) && !f.adjusted(2, 2, -2, -2).contains(box))
+            return true;
+    return false;
+}
+
+} // namespace
 
 void EdgeItem::recompute() {
     // The tensor size sits just below its producer, clear of cluster captions further down.
@@ -143,7 +166,34 @@ void EdgeItem::recompute() {
         const QFontMetricsF fm(style_->edgeFont);
         const double length = path_.length();
         const double at = length > 0 ? std::min(0.5, (fm.ascent() + 3) / length) : 0.0;
-        labelPos_ = path_.pointAtPercent(path_.percentAtLength(at * length)) + QPointF(5, 0);
+        auto place = [&](double distance, double dx) {
+            return path_.pointAtPercent(path_.percentAtLength(distance)) + QPointF(dx, 0);
+        };
+        labelPos_ = place(at * length, 5);
+        // Slide down the edge (right of it, else left) until the label crosses no group
+        // frame: a size drawn over a cluster border cannot be read.
+        const double w = fm.horizontalAdvance(label_) + 2;
+        auto boxAt = [&](QPointF p) {
+            return QRectF(p - QPointF(0, fm.ascent()), QSizeF(w, fm.height()));
+        };
+        auto onCaption = [&](const QRectF& box) {
+            return std::any_of(keepOut_.begin(), keepOut_.end(),
+                               [&](const QRectF& k) { return box.intersects(k); });
+        };
+        // First clear of borders and captions, else at least of borders.
+        auto slide = [&](const std::function<bool(const QRectF&)>& bad) {
+            for (double d = at * length; d <= 0.95 * length; d += 3)
+                for (double dx : {5.0, -w - 5.0})
+                    if (const QPointF p = place(d, dx); !bad(boxAt(p))) {
+                        labelPos_ = p;
+                        return true;
+                    }
+            return false;
+        };
+        if (!label_.isEmpty() &&
+            (crossesBorder(boxAt(labelPos_), avoid_) || onCaption(boxAt(labelPos_))))
+            slide([&](const QRectF& b) { return crossesBorder(b, avoid_) || onCaption(b); }) ||
+                slide([&](const QRectF& b) { return crossesBorder(b, avoid_); });
     }
     bounds_ = path_.boundingRect() | arrow_.boundingRect();
     if (!label_.isEmpty()) {
@@ -208,6 +258,10 @@ void GroupItem::setRect(const QRectF& rect, double headerHeight) {
     prepareGeometryChange();
     rect_ = rect;
     header_ = headerHeight;
+}
+
+QRectF GroupItem::headerRect() const {
+    return QRectF(rect_.left(), rect_.top(), rect_.width(), header_ + 6);
 }
 
 bool GroupItem::inHeader(const QPointF& pos) const {

@@ -13,6 +13,7 @@
 #include <QPainterPath>
 
 #include <optional>
+#include <vector>
 
 namespace lf::graph {
 
@@ -68,8 +69,13 @@ class EdgeItem : public QGraphicsItem {
     LayerId tail() const { return tail_; }
     LayerId head() const { return head_; }
     void setRoute(const QPainterPath& path, std::optional<QPointF> arrowTip);
-    void setLabel(const QString& label);
+    // `avoid`: the group frames; the label goes where it crosses none of their borders and
+    // covers none of the `keepOut` rectangles (their captions).
+    void setLabel(const QString& label, const std::vector<QRectF>& avoid = {},
+                  const std::vector<QRectF>& keepOut = {});
     const QString& label() const { return label_; }
+    // The label's box in the scene (empty without a label).
+    QRectF labelRect() const;
     // Where the label goes (just below the producer), also when no label is shown.
     QPointF labelAnchor() const { return labelPos_; }
     const QPainterPath& path() const { return path_; }
@@ -84,6 +90,7 @@ class EdgeItem : public QGraphicsItem {
     QPainterPath path_;
     QPolygonF arrow_;
     QString label_;
+    std::vector<QRectF> avoid_, keepOut_;
     QPointF labelPos_;
     QRectF bounds_;
     mutable QPainterPath shape_;
@@ -114,6 +121,8 @@ class GroupItem : public QGraphicsItem {
     void setRect(const QRectF& rect, double headerHeight);
     QRectF rect() const { return rect_; }
     bool inHeader(const QPointF& itemPos) const;
+    // The caption band at the top of the frame (item coordinates).
+    QRectF headerRect() const;
     QRectF boundingRect() const override;
     void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 

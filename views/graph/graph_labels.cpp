@@ -1,5 +1,6 @@
 #include "graph/graph_labels.h"
 
+#include "metrics/buffer_use.h"
 #include "metrics/units.h"
 #include "qt_text.h"
 
@@ -45,14 +46,10 @@ QString energyText(const Energy& e) {
              qs(humanEnergy(e.sram)), qs(humanEnergy(e.dram)));
 }
 
-QString bufferLine(const GroupMetrics& g, const Metrics& m) {
-    const double cap = double(m.totals.buffer_capacity_bytes);
-    const int pct = cap > 0 ? int(double(g.buffer_bytes) * 100.0 / cap + 0.5) : 0;
-    QString s = tr("%1 of %2 (%3 %)").arg(bytes(double(g.buffer_bytes)), bytes(cap)).arg(pct);
-    if (!g.fits)
-        s = QStringLiteral("<span style='color:#e03a3a'><b>%1 — %2</b></span>")
-                .arg(s, tr("over capacity"));
-    return s;
+QString bufferLine(int group, const Metrics& m) {
+    const BufferUse use = groupBufferUse(m, group);
+    const QString s = qs(use.text()).toHtmlEscaped();
+    return use.fits ? s : QStringLiteral("<span style='color:#e03a3a'><b>%1</b></span>").arg(s);
 }
 
 } // namespace
@@ -165,8 +162,7 @@ QString layerToolTip(const StudioState& state, LayerId id) {
                 QString::number(lm->utilization * 100.0, 'f', 1) + QStringLiteral(" %"));
     html += row(tr("Energy"), energyText(lm->energy));
     if (gi >= 0 && size_t(gi) < state.metrics->groups.size())
-        html +=
-            row(tr("Group buffer"), bufferLine(state.metrics->groups[size_t(gi)], *state.metrics));
+        html += row(tr("Group buffer"), bufferLine(gi, *state.metrics));
     html += QStringLiteral("</table>");
     const QStringList problems = groupProblems(state, gi);
     for (const QString& p : problems)
@@ -183,7 +179,7 @@ QString groupToolTip(const StudioState& state, int gi) {
                        .arg(g.layers.size());
     if (state.metrics && size_t(gi) < state.metrics->groups.size()) {
         const GroupMetrics& gm = state.metrics->groups[size_t(gi)];
-        html += row(tr("Buffer"), bufferLine(gm, *state.metrics));
+        html += row(tr("Buffer"), bufferLine(gi, *state.metrics));
         QString macs = count(double(gm.macs));
         if (gm.recompute_macs > 0)
             macs += tr(" (recompute %1)").arg(count(double(gm.recompute_macs)));

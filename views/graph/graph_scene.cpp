@@ -2,6 +2,7 @@
 
 #include "graph/graph_labels.h"
 #include "graph/process_layouter.h"
+#include "metrics/buffer_use.h"
 
 #include <QApplication>
 #include <QFontMetricsF>
@@ -213,7 +214,6 @@ void GraphScene::applyLooks() {
     const Schedule& sched = state_.schedule;
     const Metrics* m = state_.metrics.get();
     heat_ = heatValues(state_, colorBy_);
-    const double capacity = m ? double(m->totals.buffer_capacity_bytes) : 0.0;
     const bool heatMode = colorBy_ != ColorBy::group;
 
     struct GroupInfo {
@@ -256,8 +256,9 @@ void GraphScene::applyLooks() {
             const GroupInfo& gin = info[size_t(gi)];
             look.invalid = gin.invalid;
             if (gin.gm) {
-                look.overCapacity = !gin.gm->fits;
-                if (capacity > 0) look.fill_ratio = double(gin.gm->buffer_bytes) / capacity;
+                const BufferUse use = groupBufferUse(*m, gi);
+                look.overCapacity = !use.fits;
+                look.fill_ratio = use.fraction();
             }
         }
         look.dropTarget = dropTarget_ >= 0 && gi == dropTarget_ && !fused;
@@ -279,8 +280,10 @@ void GraphScene::applyLooks() {
         look.invalid = info[gi].invalid;
         if (const GroupMetrics* gm = info[gi].gm) {
             look.known = true;
-            look.overCapacity = !gm->fits;
-            look.fill_ratio = capacity > 0 ? double(gm->buffer_bytes) / capacity : 0;
+            (void)gm;
+            const BufferUse use = groupBufferUse(*m, int(gi));
+            look.overCapacity = !use.fits;
+            look.fill_ratio = use.fraction();
         }
         look.selected = selectedGroup_ == int(gi);
         look.dropTarget = dropTarget_ == int(gi);
@@ -302,10 +305,16 @@ void GraphScene::labelEdges() {
         EdgeItem*& best = labelled[size_t(e->tail())];
         if (!best || e->labelAnchor().x() < best->labelAnchor().x()) best = e;
     }
+    std::vector<QRectF> frames, captions;
+    for (const GroupItem* g : groupItems()) {
+        frames.push_back(g->mapRectToScene(g->rect()));
+        captions.push_back(g->mapRectToScene(g->headerRect()));
+    }
     for (EdgeItem* e : edges_)
         e->setLabel(labelled[size_t(e->tail())] == e
                         ? tensorBytesText(net, state_.hardware, e->tail())
-                        : QString());
+                        : QString(),
+                    frames, captions);
 }
 
 void GraphScene::setHighlightedGroups(const std::vector<int>& groups) {

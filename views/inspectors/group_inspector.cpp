@@ -1,4 +1,5 @@
 #include "inspectors/group_inspector.h"
+#include "inspectors/unchanged_note.h"
 
 #include "edit_merge_ids.h"
 #include "metrics/metric_grid.h"
@@ -14,6 +15,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -117,6 +119,22 @@ QWidget* GroupInspector::buildEditor() {
     tileHint_->setWordWrap(true);
     tileHint_->setEnabled(false);
     form->addRow(QString(), tileHint_);
+    fitRow_ = new QWidget(body);
+    auto* fh = new QHBoxLayout(fitRow_);
+    fh->setContentsMargins(0, 0, 0, 0);
+    fitHint_ = new QLabel(fitRow_);
+    fitHint_->setObjectName(QStringLiteral("fitHint"));
+    fitHint_->setWordWrap(true);
+    fitApply_ = new QPushButton(tr("Use it"), fitRow_);
+    fitApply_->setObjectName(QStringLiteral("applyFittingTile"));
+    fitApply_->setToolTip(tr("Set the nearest output tile that fits the buffer (undoable)"));
+    connect(fitApply_, &QPushButton::clicked, this, [this] { applyFit(); });
+    fh->addWidget(fitHint_, 1);
+    fh->addWidget(fitApply_);
+    form->addRow(QString(), fitRow_);
+    fitRow_->setVisible(false);
+    unchanged_ = new UnchangedNote(body);
+    form->addRow(QString(), unchanged_);
 
     resident_ = new QCheckBox(tr("all weights stay on chip"), body);
     resident_->setObjectName(QStringLiteral("weightsResident"));
@@ -157,6 +175,51 @@ QWidget* GroupInspector::buildEditor() {
 void GroupInspector::setState(const StudioState& state) {
     state_ = state;
     refresh();
+    unchanged_->update(state_, [this](const Schedule& before, const Schedule& after) {
+        return group_ >= 0 && size_t(group_) < before.groups.size() &&
+               size_t(group_) < after.groups.size() &&
+               !(before.groups[size_t(group_)] == after.groups[size_t(group_)]);
+    });
+}
+
+QLabel* GroupInspector::unchangedNote() const {
+    return unchanged_;
+}
+
+void GroupInspector::refreshFit() {
+    const FittingTile* fit = fittingTileOf(state_, group_);
+    const Metrics* m = state_.metrics.get();
+    const bool over =
+        m && group_ >= 0 && size_t(group_) < m->groups.size() && !m->groups[size_t(group_)].fits;
+    fitRow_->setVisible(over);
+    if (!over) return;
+    fitApply_->setVisible(fit != nullptr);
+    fitHint_->setText(
+        fit ? tr("Over capacity: the nearest tile that fits is the %1.").arg(qs(fit->text()))
+        : state_.fitting_tiles ? tr("Over capacity, and no smaller output tile fits: the "
+                                    "weights or the channels alone exceed the buffer.")
+                               : tr("Over capacity: looking for the nearest tile that fits…"));
+}
+
+void GroupInspector::applyFit() {
+    const FittingTile* fit = fittingTileOf(state_, group_);
+    const FusionGroup* cur = current();
+    if (!fit || !cur) return;
+    if (fit->sets_group_tile) {
+        propose(fit->group_value,
+                tr("Set output tile of %1 to %2 × %3 (fits the buffer)")
+                    .arg(qs(cur->name))
+                    .arg(fit->h)
+                    .arg(fit->w),
+                0);
+        return;
+    }
+    emit layerScheduleEdited(fit->layer, fit->layer_schedule,
+                             tr("Set the tile of %1 to %2 × %3 (fits the buffer)")
+                                 .arg(qs(state_.network.layer(fit->layer).name))
+                                 .arg(fit->h)
+                                 .arg(fit->w),
+                             0);
 }
 
 void GroupInspector::setSelection(const StudioSelection& selection) {
@@ -262,6 +325,7 @@ void GroupInspector::refresh() {
     problems_->setText(problems.join(QLatin1Char('\n')));
     problems_->setVisible(!problems.isEmpty());
     refreshMetrics();
+    refreshFit();
     updating_ = false;
 }
 

@@ -13,12 +13,14 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QPushButton;
 class QSpinBox;
 class QStackedWidget;
 
 namespace lf {
 
 class MetricGrid;
+class UnchangedNote;
 
 class GroupInspector : public QWidget {
     Q_OBJECT
@@ -40,9 +42,17 @@ class GroupInspector : public QWidget {
     QComboBox* partitionComboBox() const { return partition_; }
     QLabel* problemsLabel() const { return problems_; }
     const MetricGrid* metricGrid() const { return metrics_; }
+    // Over capacity: the nearest output tile that fits and the button that applies it.
+    QLabel* fitHintLabel() const { return fitHint_; }
+    QPushButton* fitApplyButton() const { return fitApply_; }
+    // Why the last edit of this group moved no figure (hidden when it moved one).
+    QLabel* unchangedNote() const;
 
   signals:
     void groupEdited(int groupIndex, lf::FusionGroup group, QString text, int mergeId);
+    // The nearest fitting tile of a recompute group is its bottom layer's T_y × T_x.
+    void layerScheduleEdited(lf::LayerId layer, lf::LayerSchedule schedule, QString text,
+                             int mergeId);
     void selectionRequested(lf::StudioSelection selection);
 
   private:
@@ -57,6 +67,8 @@ class GroupInspector : public QWidget {
     void onTileEdited();
     void onResidentToggled(bool on);
     void onPartitionChosen(int index);
+    void refreshFit();
+    void applyFit();
 
     StudioState state_;
     StudioSelection selection_;
@@ -73,6 +85,10 @@ class GroupInspector : public QWidget {
     QSpinBox* tileH_;
     QSpinBox* tileW_;
     QLabel* tileHint_;
+    QWidget* fitRow_;
+    QLabel* fitHint_;
+    QPushButton* fitApply_;
+    UnchangedNote* unchanged_;
     QCheckBox* resident_;
     QComboBox* partition_;
     QLabel* problems_;

@@ -3,6 +3,7 @@
 #include "edit_merge_ids.h"
 #include "inspectors/divisor_spin_box.h"
 #include "inspectors/loop_order_list.h"
+#include "inspectors/unchanged_note.h"
 #include "metrics/metric_grid.h"
 #include "metrics/metric_sections.h"
 #include "network/dims.h"
@@ -141,6 +142,8 @@ QWidget* LayerInspector::buildEditor() {
     ol->addWidget(order_);
     connect(order_, &LoopOrderList::orderEdited, this,
             [this](std::array<Dim, 4> o) { onOrderEdited(o); });
+    unchanged_ = new UnchangedNote(orderBox);
+    ol->addWidget(unchanged_);
     v->addWidget(orderBox);
 
     // Store / compute levels.
@@ -211,6 +214,15 @@ QWidget* LayerInspector::buildEditor() {
 void LayerInspector::setState(const StudioState& state) {
     state_ = state;
     refresh();
+    unchanged_->update(state_, [this](const Schedule& before, const Schedule& after) {
+        return layer_ != kNoLayer && size_t(layer_) < before.layers.size() &&
+               size_t(layer_) < after.layers.size() &&
+               !(before.layers[size_t(layer_)] == after.layers[size_t(layer_)]);
+    });
+}
+
+QLabel* LayerInspector::unchangedNote() const {
+    return unchanged_;
 }
 
 void LayerInspector::setSelection(const StudioSelection& selection) {

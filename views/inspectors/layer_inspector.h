@@ -21,6 +21,7 @@ namespace lf {
 class DivisorSpinBox;
 class LoopOrderList;
 class MetricGrid;
+class UnchangedNote;
 
 class LayerInspector : public QWidget {
     Q_OBJECT
@@ -42,6 +43,8 @@ class LayerInspector : public QWidget {
     LoopOrderList* loopOrderList() const { return order_; }
     QComboBox* unrollComboBox() const { return unroll_; }
     const MetricGrid* metricGrid() const { return metrics_; }
+    // Why the last edit of this layer moved no figure (hidden when it moved one).
+    QLabel* unchangedNote() const;
 
   signals:
     void layerScheduleEdited(lf::LayerId layer, lf::LayerSchedule schedule, QString text,
@@ -81,6 +84,7 @@ class LayerInspector : public QWidget {
     QComboBox* unroll_;
     QLabel* unrollError_;
     QLabel* violations_;
+    UnchangedNote* unchanged_;
     QLabel* metricsStatus_;
     MetricGrid* metrics_;
 };

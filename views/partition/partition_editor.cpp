@@ -150,10 +150,10 @@ void PartitionEditor::refresh() {
     const Network& net = state_.network;
     const Hardware& hw = state_.hardware;
     const bool spatial = g->partition.kind == PartitionKind::spatial;
-    title_->setText((g->layers.size() == 1 ? tr("Group %1 — 1 layer on a %3 × %4 PE array")
-                                           : tr("Group %1 — %2 layers on a %3 × %4 PE array"))
-                        .arg(qs(g->name))
-                        .arg(g->layers.size())
+    const QString layers =
+        g->layers.size() == 1 ? tr("1 layer") : tr("%1 layers").arg(g->layers.size());
+    title_->setText(tr("Group %1 — %2 on a %3 × %4 PE array")
+                        .arg(qs(g->name), layers)
                         .arg(hw.pe_array.cols)
                         .arg(hw.pe_array.rows));
     {

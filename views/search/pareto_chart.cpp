@@ -44,6 +44,37 @@ struct Band {
     std::vector<int> members; // front indices
 };
 
+QString bandName(const Band& b) {
+    const QString lo = QString::fromStdString(humanCount(b.lo));
+    const QString hi = QString::fromStdString(humanCount(b.hi));
+    return lo == hi ? QObject::tr("%1 MACs").arg(lo) : QObject::tr("%1 – %2 MACs").arg(lo, hi);
+}
+
+} // namespace
+
+// Where the open schedule stands in all three objectives: a point below or left of the
+// plotted front is not better than it when it spends more MACs, which the 2-D plot hides.
+QString currentPointNote(const std::vector<ParetoChartPoint>& front, const ParetoChartPoint& cur) {
+    QString note =
+        QObject::tr("open schedule · %1 MACs").arg(QString::fromStdString(humanCount(cur.macs)));
+    bool beyond = false;
+    double leastMacs = 0;
+    for (const ParetoChartPoint& p : front)
+        if (p.buffer_bytes >= cur.buffer_bytes && p.dram_accesses >= cur.dram_accesses &&
+            (p.buffer_bytes > cur.buffer_bytes || p.dram_accesses > cur.dram_accesses)) {
+            leastMacs = beyond ? std::min(leastMacs, p.macs) : p.macs;
+            beyond = true;
+        }
+    if (!beyond) return note;
+    if (cur.macs > leastMacs && leastMacs > 0)
+        return note +
+               QObject::tr(" — off the plotted front by %1 % more MACs (recompute)")
+                   .arg(QString::fromStdString(fixedText((cur.macs / leastMacs - 1) * 100, 0)));
+    return note + QObject::tr(" — beyond the front: the exploration's space did not hold it");
+}
+
+namespace {
+
 // Up to kMaxBands equal-width MAC ranges; empty ones are dropped, so every legend entry
 // (the colour bar) names points that are drawn.
 std::vector<Band> colourBands(const std::vector<ParetoChartPoint>& pts) {
@@ -75,15 +106,16 @@ std::vector<Band> colourBands(const std::vector<ParetoChartPoint>& pts) {
             b.lo = std::min(b.lo, pts[size_t(k)].macs);
             b.hi = std::max(b.hi, pts[size_t(k)].macs);
         }
+        // Bands the legend cannot tell apart ("1.58 G MACs" three times) are one.
+        if (!used.empty() && bandName(used.back()) == bandName(b)) {
+            used.back().hi = b.hi;
+            used.back().members.insert(used.back().members.end(), b.members.begin(),
+                                       b.members.end());
+            continue;
+        }
         used.push_back(std::move(b));
     }
     return used;
-}
-
-QString bandName(const Band& b) {
-    const QString lo = QString::fromStdString(humanCount(b.lo));
-    const QString hi = QString::fromStdString(humanCount(b.hi));
-    return lo == hi ? QObject::tr("%1 MACs").arg(lo) : QObject::tr("%1 – %2 MACs").arg(lo, hi);
 }
 
 QChart* newChart(const QPalette& pal) {
@@ -177,7 +209,7 @@ Built build(QChart* chart, const ParetoChartData& d, const std::optional<ParetoC
     }
     if (cur) {
         b.current = new QScatterSeries;
-        b.current->setName(QObject::tr("open schedule"));
+        b.current->setName(currentPointNote(d.points, *cur));
         b.current->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
         b.current->setMarkerSize(15);
         b.current->setBrush(Qt::NoBrush);
@@ -312,6 +344,10 @@ QStringList ParetoChartWidget::colourBandNames() const {
 
 bool ParetoChartWidget::currentShown() const {
     return d_->built.current && d_->built.current->count() == 1;
+}
+
+QString ParetoChartWidget::currentName() const {
+    return d_->built.current ? d_->built.current->name() : QString();
 }
 
 QScatterSeries* ParetoChartWidget::seriesOfPoint(int k, QPointF* value) const {

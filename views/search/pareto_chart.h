@@ -33,6 +33,11 @@ struct ParetoChartData {
     friend bool operator==(const ParetoChartData&, const ParetoChartData&) = default;
 };
 
+// The open schedule's legend entry: its MACs, and when it lies below or left of the plotted
+// front, whether that is because it spends more MACs than the front points it passes
+// (recompute: the third objective the plot does not show).
+QString currentPointNote(const std::vector<ParetoChartPoint>& front, const ParetoChartPoint& cur);
+
 class ParetoChartWidget : public QWidget {
     Q_OBJECT
   public:
@@ -53,6 +58,7 @@ class ParetoChartWidget : public QWidget {
     int colourBandCount() const;
     QStringList colourBandNames() const;
     bool currentShown() const;
+    QString currentName() const; // the open schedule's legend entry
     // The series drawing front point k and the point's value in it (tests emit its signals).
     QScatterSeries* seriesOfPoint(int k, QPointF* value = nullptr) const;
     // Front point k in viewport() coordinates.

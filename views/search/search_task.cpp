@@ -119,6 +119,10 @@ QProgressDialog* attachProgressDialog(SearchTask* task, QWidget* parent, int del
         task->cancel();
     });
     QObject::connect(task, &SearchTask::finished, dialog, [dialog] {
+        // reset() stops the timer that shows the dialog after minimumDuration: a question
+        // the result asks (a nested event loop, where deleteLater waits) would else bring
+        // the finished progress dialog back on top of it.
+        dialog->reset();
         dialog->hide();
         dialog->deleteLater();
     });

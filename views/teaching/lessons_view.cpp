@@ -139,6 +139,18 @@ void LessonsView::loadBundled() {
     }
 }
 
+int LessonsView::addLesson(const Lesson& lesson) {
+    Entry e;
+    e.name = qs(lesson.name);
+    auto* item = new QListWidgetItem(qs(lesson.title), list_);
+    item->setToolTip(tr("%1 — from a file").arg(e.name));
+    e.lesson = lesson;
+    entries_.push_back(std::move(e));
+    const int index = lessonCount() - 1;
+    setCurrentLesson(index);
+    return index;
+}
+
 QString LessonsView::lessonName(int index) const {
     return index >= 0 && index < lessonCount() ? entries_[size_t(index)].name : QString();
 }

@@ -37,6 +37,10 @@ class LessonsView : public QWidget {
     const Lesson* lesson(int index) const;
     QString loadError(int index) const;
 
+    // A lesson read from a file (e.g. one a teacher saved): listed after the bundled ones
+    // and shown; returns its index.
+    int addLesson(const Lesson& lesson);
+
     // The lesson shown (-1: none) and its status against the current state.
     int currentLesson() const { return current_; }
     void setCurrentLesson(int index);

@@ -1,5 +1,6 @@
 #include "teaching/tile_pyramid_view.h"
 
+#include "metrics/buffer_use.h"
 #include "qt_text.h"
 #include "teaching/teaching_style.h"
 #include "teaching/teaching_subject.h"
@@ -101,8 +102,6 @@ TilePyramidView::TilePyramidView(QWidget* parent) : QWidget(parent) {
     gauge_->setObjectName(QStringLiteral("bufferOccupancy"));
     gauge_->setRange(0, 1000);
     gauge_->setTextVisible(true);
-    gauge_->setToolTip(
-        tr("Elements of every map's region live on chip during this step, against the buffer"));
     v->addWidget(gauge_);
 
     timer_ = new QTimer(this);
@@ -119,6 +118,7 @@ TilePyramidView::TilePyramidView(QWidget* parent) : QWidget(parent) {
 void TilePyramidView::setState(const StudioState& state) {
     state_ = state;
     refresh();
+    updateGauge(); // the metrics may arrive after the pyramid was built
 }
 
 void TilePyramidView::setSelection(const StudioSelection& selection) {
@@ -194,11 +194,13 @@ void TilePyramidView::refresh() {
     // The pyramid keeps a pointer to its network: give it a copy that lives as long as it.
     pyramidNetwork_ = state_.network;
     pyramid_ = tilePyramid(pyramidNetwork_, state_.hardware, state_.schedule, group);
-    title_->setText(tr("Group %1 (%2) — %3 output tiles of %4×%5, %6 maps")
+    // h × w, as the group inspector and the metrics give the output tile (the maps below are
+    // drawn and labelled width × height).
+    title_->setText(tr("Group %1 (%2) — %3 output tiles of %4 × %5 (h × w), %6 maps")
                         .arg(qs(g->name), QString::fromLatin1(toString(g->strategy)))
                         .arg(pyramid_.steps())
-                        .arg(pyramid_.tile_w)
                         .arg(pyramid_.tile_h)
+                        .arg(pyramid_.tile_w)
                         .arg(pyramid_.levels.size()));
     rebuildScene();
     {
@@ -279,14 +281,28 @@ void TilePyramidView::updateTable() {
 }
 
 void TilePyramidView::updateGauge() {
-    const int64_t live = current_.live_elements, cap = pyramid_.capacity_elements;
-    const double fraction = cap > 0 ? double(live) / double(cap) : 0.0;
-    gauge_->setValue(int(std::clamp(fraction, 0.0, 1.0) * 1000));
-    gauge_->setFormat(tr("live %1 of %2 elements (%3 %)")
-                          .arg(teaching::exactCount(live), teaching::exactCount(cap),
-                               QString::number(fraction * 100, 'f', 1)));
+    // The group's footprint as its model counts it, read from the metrics like every other
+    // view (core/metrics/buffer_use.h): the regions drawn hold every channel of every map,
+    // which is not what the buffer keeps (e.g. only T_c channels of an ISOA operator).
+    const Metrics* m = state_.metrics.get();
+    const bool known = m && group_ >= 0 && size_t(group_) < m->groups.size() &&
+                       size_t(group_) < state_.schedule.groups.size();
+    if (!known) {
+        gauge_->setValue(0);
+        gauge_->setFormat(group_ >= 0 ? tr("buffer: evaluating…") : tr("no group"));
+        gauge_->setToolTip({});
+        gauge_->setPalette(palette());
+        return;
+    }
+    const BufferUse use = groupBufferUse(*m, group_);
+    gauge_->setValue(int(std::clamp(use.fraction(), 0.0, 1.0) * 1000));
+    gauge_->setFormat(tr("buffer %1").arg(qs(use.text())));
+    gauge_->setToolTip(
+        tr("The group's on-chip footprint, the figure the metrics and the group inspector "
+           "show. %1.")
+            .arg(qs(bufferFootprintSource(state_.schedule.groups[size_t(group_)].strategy))));
     QPalette p = palette();
-    if (live > cap) p.setColor(QPalette::Highlight, QColor(0xd0, 0x45, 0x3a));
+    if (!use.fits) p.setColor(QPalette::Highlight, QColor(0xd0, 0x45, 0x3a));
     gauge_->setPalette(p);
 }
 

@@ -1,9 +1,10 @@
 // TilePyramidView: the tile pyramid of the selected fusion group — every feature map to
 // scale with the output tile propagated backwards (R(l,t) = (t−1)·S + K), and, step by step
 // over the output tiles (slider, or play/pause), what each map loads, computes, recomputes,
-// keeps in reuse buffers and evicts, with a live gauge of the on-chip occupancy against the
-// buffer. A hovered loop of the loop-nest view is outlined on the maps (highlightLoop).
-// Shows only: the pyramid and its accounting come from core/teaching/tile_pyramid.h.
+// keeps in reuse buffers and evicts, with a gauge of the group's buffer footprint (the
+// metrics' figure, core/metrics/buffer_use.h) against the buffer. A hovered loop of the loop-nest
+// view is outlined on the maps (highlightLoop). Shows only: the pyramid and its accounting come
+// from core/teaching/tile_pyramid.h.
 #pragma once
 
 #include "studio_metatypes.h"

@@ -7,9 +7,11 @@
 #include "search/explore_dialog.h"
 #include "search/objective.h"
 #include "search/search_task.h"
+#include "search/trade_off_dialog.h"
 #include "search/tso_slicing_view.h"
 
 #include <QAction>
+#include <QTimer>
 
 #include <algorithm>
 
@@ -164,6 +166,15 @@ bool AutomationController::applySearched(const StudioState& searched, Schedule r
     return true;
 }
 
+bool AutomationController::acceptTradeOff(const Metrics& before, const Metrics& after,
+                                          const QString& objective) {
+    if (confirmTradeOff) return confirmTradeOff(before, after, objective);
+    QWidget* w = studio_->window();
+    if (!w || !w->isVisible()) return true;
+    TradeOffDialog dialog(before, after, objective, w);
+    return dialog.exec() == QDialog::Accepted;
+}
+
 QString AutomationController::selectionText() const {
     const std::vector<int> groups = studio_->selectedGroups();
     const Schedule& s = studio_->document()->schedule();
@@ -221,8 +232,17 @@ bool AutomationController::autoFuse(const AutoFuseSettings& settings) {
                          qs(humanEnergy(after.totals.energy.total())))
                     .arg(r.seconds * 1000.0, 0, 'f', 2)
                     .arg(r.groups_evaluated);
-            return [this, searched, s, text, message]() mutable {
-                if (applySearched(searched, std::move(s), text)) say(message, 20000);
+            const QString objective = objectiveTitle(settings.objective);
+            return [this, searched, s, text, message, before, after, objective]() {
+                // Asked once the search and its progress dialog are done (a question under a
+                // progress dialog could not be answered).
+                QTimer::singleShot(0, this, [=, this]() mutable {
+                    if (!acceptTradeOff(before, after, objective)) {
+                        say(tr("Auto-fuse result discarded; the schedule is unchanged."));
+                        return;
+                    }
+                    if (applySearched(searched, std::move(s), text)) say(message, 20000);
+                });
             };
         });
     if (started) attachProgressDialog(task_, studio_->window());

@@ -15,6 +15,7 @@
 #include <QPointer>
 #include <QString>
 
+#include <functional>
 #include <vector>
 
 namespace lf {
@@ -49,6 +50,12 @@ class AutomationController : public QObject {
     // What the last search reported (also shown in the status bar).
     QString lastMessage() const { return lastMessage_; }
 
+    // Before an Auto-fuse result is applied: every figure before and after, and what the
+    // search minimised; true applies it. Unset: the trade-off dialog asks when the window is
+    // shown (else the result is applied).
+    std::function<bool(const Metrics& before, const Metrics& after, const QString& objective)>
+        confirmTradeOff;
+
   signals:
     // A search result became the document's schedule.
     void scheduleApplied(const QString& text);
@@ -65,6 +72,7 @@ class AutomationController : public QObject {
     // Applies a search result when the document still holds what was searched.
     bool applySearched(const StudioState& searched, Schedule result, const QString& text);
     bool refuseWhenBusy();
+    bool acceptTradeOff(const Metrics& before, const Metrics& after, const QString& objective);
     void say(const QString& message, int ms = 10000);
 
     Studio* studio_;

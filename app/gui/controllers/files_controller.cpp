@@ -12,6 +12,7 @@
 
 #include <QAction>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
@@ -30,6 +31,14 @@ Hardware defaultHardware() {
 
 bool isProject(const QString& path) {
     return path.endsWith(QLatin1String(".lfproj"), Qt::CaseInsensitive);
+}
+
+// A schedule file: by its name, or by the format line at its top.
+bool isSchedule(const QString& path) {
+    if (path.endsWith(QLatin1String(".sched.yaml"), Qt::CaseInsensitive)) return true;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return false;
+    return f.read(4096).contains("layerfuse/schedule@");
 }
 
 } // namespace
@@ -105,6 +114,7 @@ bool FilesController::openPath(const QString& arg, QString* error) {
             addRecent(path);
             return true;
         }
+        if (isSchedule(path)) return offerScheduleImport(path, error);
         // Network YAML, or ONNX through the engine's resolver.
         std::optional<Result<Network>> net;
         if (isOnnxPath(file))
@@ -114,13 +124,33 @@ bool FilesController::openPath(const QString& arg, QString* error) {
                                         [file] { return resolveNetwork(file); });
         if (!net) return cancelled();
         if (!*net) return fail(qs(net->error()));
-        openNetwork(std::move(**net));
+        const QString note = openNetwork(std::move(**net));
         addRecent(path);
-        studio_->showStatus(tr("Opened %1").arg(shown));
+        studio_->showStatus(note.isEmpty() ? tr("Opened %1").arg(shown) : note, 15000);
         return true;
     }
     if (findBundled(BundledKind::network, arg.toStdString())) return openBundled(arg, error);
     return fail(tr("%1: no such file, and no bundled example of that name").arg(arg));
+}
+
+bool FilesController::offerScheduleImport(const QString& path, QString* error) {
+    const QString name = QFileInfo(path).fileName();
+    const QString what = tr("%1 is a schedule, not a network: a schedule is applied to the open "
+                            "network with File ▸ Import Schedule…")
+                             .arg(name);
+    bool import = false;
+    if (confirmScheduleImport) {
+        import = confirmScheduleImport(what);
+    } else if (QWidget* w = studio_->window(); w && w->isVisible()) {
+        import = QMessageBox::question(w, tr("Open a Schedule"),
+                                       what + QStringLiteral("\n\n") +
+                                           tr("Import it into the open network now?")) ==
+                 QMessageBox::Yes;
+    }
+    if (import && importSchedule) return importSchedule(path);
+    if (error) *error = what;
+    studio_->reportError(tr("Cannot open %1").arg(name), what);
+    return false;
 }
 
 std::optional<Result<Network>> FilesController::importOnnx(const QString& path) {
@@ -175,17 +205,26 @@ bool FilesController::openBundled(const QString& name, QString* error) {
         studio_->reportError(tr("Cannot open %1").arg(name), qs(net.error()));
         return false;
     }
-    openNetwork(std::move(*net));
-    studio_->showStatus(tr("Opened the example %1").arg(name));
+    const QString note = openNetwork(std::move(*net));
+    studio_->showStatus(note.isEmpty() ? tr("Opened the example %1").arg(name) : note, 15000);
     return true;
 }
 
-void FilesController::openNetwork(Network network) {
-    // A newly opened network keeps the hardware the user works with.
+QString FilesController::openNetwork(Network network) {
+    // A newly opened network keeps the hardware the user works with — not a lesson's: after
+    // a lesson whose hardware was left as it came, the hardware in use before it returns.
     Document* doc = studio_->document();
     Hardware hw = doc->network().empty() ? defaultHardware() : doc->hardware();
+    QString note;
+    if (const auto& lesson = doc->lessonOrigin(); lesson && doc->hardware() == lesson->lesson) {
+        hw = lesson->before;
+        note = tr("%1 again, the hardware in use before the lesson “%2” (which used %3)")
+                   .arg(qs(hw.name), lesson->title, qs(lesson->lesson.name));
+    }
     Schedule schedule = defaultSchedule(network, hw);
+    const QString name = qs(network.name());
     doc->reset(std::move(network), std::move(hw), std::move(schedule));
+    return note.isEmpty() ? QString() : tr("Opened %1 on %2").arg(name, note);
 }
 
 void FilesController::openRecent(const QString& path) {

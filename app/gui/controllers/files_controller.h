@@ -13,6 +13,7 @@
 #include <QObject>
 #include <QPointer>
 
+#include <functional>
 #include <optional>
 
 namespace lf {
@@ -43,13 +44,22 @@ class FilesController : public QObject {
     // Remembers a file in Open Recent (and where the next file dialog starts).
     void addRecent(const QString& path);
 
+    // File ▸ Open of a schedule file offers to import it instead: how it is imported (the
+    // main window sets ExchangeController::importSchedule) and, for tests, the answer to
+    // "import it now?" (unset: a question box when the window is shown, else no).
+    std::function<bool(const QString& path)> importSchedule;
+    std::function<bool(const QString& question)> confirmScheduleImport;
+
   signals:
     // The project was written to `path` (its recovery file is stale now).
     void saved(const QString& path);
 
   private:
     void openRecent(const QString& path);
-    void openNetwork(Network network);
+    // Opens `network` on the hardware in use; returns what the user must know about that
+    // hardware (empty: nothing), e.g. that it is the one from before a lesson.
+    QString openNetwork(Network network);
+    bool offerScheduleImport(const QString& path, QString* error);
     // nullopt: the user cancelled the import.
     std::optional<Result<Network>> importOnnx(const QString& path);
     void populateExamplesMenu();

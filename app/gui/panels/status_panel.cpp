@@ -6,6 +6,7 @@
 
 #include <QLabel>
 #include <QStatusBar>
+#include <QTimer>
 
 #include <algorithm>
 
@@ -13,7 +14,7 @@ namespace lf {
 
 StatusPanel::StatusPanel(Studio* studio, QStatusBar* bar)
     : QObject(bar), bar_(bar), summary_(new ElidedLabel(bar)), over_(new QLabel(bar)),
-      evaluation_(new QLabel(bar)), zoom_(new QLabel(bar)) {
+      evaluation_(new QLabel(bar)), zoom_(new QLabel(bar)), messageTimer_(new QTimer(this)) {
     setObjectName(QStringLiteral("statusPanel"));
     over_->setStyleSheet(QStringLiteral("color: #e03a3a; font-weight: 600;"));
     over_->hide();
@@ -24,7 +25,18 @@ StatusPanel::StatusPanel(Studio* studio, QStatusBar* bar)
     bar_->addPermanentWidget(evaluation_);
     bar_->addPermanentWidget(zoom_);
 
-    connect(studio, &Studio::statusMessage, bar_, &QStatusBar::showMessage);
+    // Transient messages (the studio's, and the status tips of menus) take the summary's
+    // place in its elided label: painted by QStatusBar they would run under the permanent
+    // figures on the right.
+    messageTimer_->setSingleShot(true);
+    connect(messageTimer_, &QTimer::timeout, this, [this] { showMessage({}, 0); });
+    connect(studio, &Studio::statusMessage, this, &StatusPanel::showMessage);
+    // `m` by value: a reference would be the bar's own text, which clearMessage() empties.
+    connect(bar_, &QStatusBar::messageChanged, this, [this](QString m) {
+        if (m.isEmpty()) return;
+        bar_->clearMessage();
+        showMessage(m, 0);
+    });
     connect(studio, &Studio::stateShown, this, &StatusPanel::showSummary);
     connect(studio->evaluator(), &Evaluator::evaluated, this, [this](double ms, int groups) {
         evaluation_->setText(
@@ -33,6 +45,19 @@ StatusPanel::StatusPanel(Studio* studio, QStatusBar* bar)
             tr("The last evaluation recomputed %n group(s); the rest came from the cache.", nullptr,
                groups));
     });
+}
+
+void StatusPanel::showMessage(const QString& message, int ms) {
+    message_ = message;
+    summary_->setText(message.isEmpty() ? summaryText_ : message);
+    if (message.isEmpty() || ms <= 0)
+        messageTimer_->stop();
+    else
+        messageTimer_->start(ms);
+}
+
+QString StatusPanel::shownText() const {
+    return summary_->text();
 }
 
 void StatusPanel::setZoom(double zoom) {
@@ -56,7 +81,8 @@ void StatusPanel::showSummary(const StudioState& state) {
                          qs(humanCount(double(m->totals.macs))), qs(humanTime(m->totals.latency_s)),
                          qs(humanEnergy(m->totals.energy.total())));
     }
-    summary_->setText(text);
+    summaryText_ = text;
+    if (message_.isEmpty()) summary_->setText(text);
     over_->setText(tr("%n over capacity", nullptr, over));
     over_->setVisible(over > 0);
 }

@@ -10,6 +10,7 @@
 
 class QLabel;
 class QStatusBar;
+class QTimer;
 
 namespace lf {
 
@@ -21,6 +22,12 @@ class StatusPanel : public QObject {
     StatusPanel(Studio* studio, QStatusBar* bar);
 
     void setZoom(double zoom);
+    // A transient message in place of the summary for `ms` (0: until the next one).
+    void showMessage(const QString& message, int ms);
+    // What the left part of the status bar shows now (message or summary).
+    QString shownText() const;
+    ElidedLabel* messageLabel() const { return summary_; }
+    QLabel* evaluationLabel() const { return evaluation_; }
 
   private:
     void showSummary(const StudioState& state);
@@ -30,6 +37,8 @@ class StatusPanel : public QObject {
     QLabel* over_;
     QLabel* evaluation_;
     QLabel* zoom_;
+    QTimer* messageTimer_;
+    QString message_, summaryText_;
 };
 
 } // namespace lf

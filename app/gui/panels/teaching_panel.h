@@ -3,9 +3,12 @@
 // formula with its terms), Compare (snapshot A against now, one group under three
 // strategies) and Lessons (guided tasks). Every view follows the studio; pointing at a loop
 // outlines what it iterates on the pyramid. What the teaching views ask of the document
-// (open a lesson, show the differences on the canvas) is the TeachingController's.
+// (open a lesson, show the differences on the canvas) is the TeachingController's. For slides
+// the panel writes the loop nest and the pyramid's steps as pictures (exportLoopNest,
+// exportPyramidSteps).
 #pragma once
 
+#include "studio/action_set.h"
 #include "studio/studio.h"
 
 #include <QList>
@@ -36,8 +39,20 @@ class TeachingPanel : public QObject {
     // Loop Nest, Tile Pyramid, Why This Number, Compare: the docks beside the charts.
     QList<QDockWidget*> bottomDocks() const { return bottom_; }
     QDockWidget* lessonsDock() const { return lessonsDock_; }
+    const ActionSet& actions() const { return actions_; }
+
+    // The loop nest as shown, to `path` (.svg or .png); the pyramid's steps (at most
+    // kMaxPyramidPictures) into `directory` as SVG or PNG. Errors go to the studio.
+    bool exportLoopNest(const QString& path);
+    bool exportPyramidSteps(const QString& directory, const QString& suffix);
+    static constexpr int kMaxPyramidPictures = 64;
 
   private:
+    void exportLoopNestInteractively();
+    void exportPyramidStepsInteractively();
+
+    Studio* studio_;
+    ActionSet actions_;
     LoopNestView* loopNest_;
     TilePyramidView* pyramid_;
     ExplainView* explain_;

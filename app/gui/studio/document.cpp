@@ -23,6 +23,7 @@ Document::~Document() = default;
 void Document::reset(Network network, Hardware hardware, Schedule schedule, const QString& filePath,
                      const ProjectViewState& view) {
     const bool wasModified = isModified();
+    lesson_.reset();
     undo_->clear();
     network_ = std::move(network);
     hardware_ = std::move(hardware);

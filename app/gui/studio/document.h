@@ -8,7 +8,9 @@
 #include "studio_state.h"
 
 #include <QObject>
+
 #include <QString>
+#include <optional>
 
 #include <vector>
 
@@ -45,6 +47,17 @@ class Document : public QObject {
     void markModified();
 
     QUndoStack* undoStack() const { return undo_; }
+
+    // A lesson brings its own hardware; the one in use before it comes back when another
+    // network is opened (while the lesson's hardware is still the document's).
+    struct LessonOrigin {
+        Hardware before; // the hardware in use before the lesson
+        Hardware lesson; // the lesson's hardware as it was opened
+        QString title;
+    };
+    // Call right after reset() for a lesson; any later reset() forgets it.
+    void markLesson(LessonOrigin origin) { lesson_ = std::move(origin); }
+    const std::optional<LessonOrigin>& lessonOrigin() const { return lesson_; }
 
     struct EditResult {
         bool ok = false;
@@ -86,6 +99,7 @@ class Document : public QObject {
     ProjectViewState loadedView_;
     QUndoStack* undo_;
     bool forcedModified_ = false;
+    std::optional<LessonOrigin> lesson_;
 };
 
 } // namespace lf

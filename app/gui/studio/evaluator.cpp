@@ -22,6 +22,7 @@ Evaluator::~Evaluator() {
 quint64 Evaluator::request(StudioState state) {
     state.metrics.reset();
     state.previous.reset();
+    state.fitting_tiles.reset();
     pending_ = Job{std::move(state), ++generation_};
     if (!running_) startNext();
     return generation_;
@@ -54,6 +55,25 @@ void Evaluator::startNext() {
         r.milliseconds =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                 .count();
+        if (r.metrics) {
+            // Every "over capacity" comes with the nearest tile that fits (not part of the
+            // evaluation time: the metrics are complete without it).
+            auto fits = std::make_shared<std::vector<FittingTile>>();
+            try {
+                // The first kMaxFittingSearches groups over capacity: the metrics wait.
+                int searched = 0;
+                for (size_t g = 0; g < r.metrics->groups.size(); ++g) {
+                    if (r.metrics->groups[g].fits) continue;
+                    if (++searched > kMaxFittingSearches) break;
+                    if (auto f = nearestFittingTile(job.state.network, job.state.hardware,
+                                                    job.state.schedule, int(g), options))
+                        fits->push_back(std::move(*f));
+                }
+            } catch (const std::exception&) {
+                fits->clear(); // no offer; the metrics stand
+            }
+            r.fittingTiles = std::move(fits);
+        }
         return r;
     }));
 }
@@ -67,6 +87,7 @@ void Evaluator::onFinished() {
         } else {
             StudioState s = std::move(running_job_.state);
             s.metrics = r.metrics;
+            s.fitting_tiles = r.fittingTiles;
             s.previous = lastMetrics_;
             lastMetrics_ = r.metrics;
             latest_ = s;

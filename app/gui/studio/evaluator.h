@@ -34,12 +34,15 @@ class Evaluator : public QObject {
     const StudioState& latest() const { return latest_; }
     // Blocks until the queue is empty (tests, command-line exports).
     void waitForIdle();
+    // Groups over capacity that get a nearest fitting tile with each evaluation.
+    static constexpr int kMaxFittingSearches = 16;
 
     struct Result {
         quint64 generation = 0;
         std::shared_ptr<const Metrics> metrics;
         double milliseconds = 0;
         int recomputedGroups = 0;
+        std::shared_ptr<const std::vector<FittingTile>> fittingTiles;
         QString error;
     };
 
