@@ -235,13 +235,13 @@ layers:
             fusedPair = fusedPair || g["layers"].size() == 3;
         QVERIFY(fusedPair);
         QVERIFY(t.exchange->lastMessage().contains(QStringLiteral("Stream")));
-        // ZigZag: the three files; the fused pair is named in the mapping's header and the
+        // ZigZag: the three files; the fused pair is named in the workload's header and the
         // status message counts the notes.
         const QString zz = dir.filePath(QStringLiteral("zigzag"));
         QVERIFY(t.exchange->exportZigZag(zz));
         for (const char* f : {"workload.yaml", "accelerator.yaml", "mapping.yaml"})
             QVERIFY2(QFile::exists(zz + QLatin1Char('/') + QLatin1String(f)), f);
-        QVERIFY(test::readBytes(zz + QStringLiteral("/mapping.yaml"))
+        QVERIFY(test::readBytes(zz + QStringLiteral("/workload.yaml"))
                     .find("(layer1.0.conv1, layer1.0.conv2)") != std::string::npos);
         QVERIFY(t.exchange->lastMessage().contains(QStringLiteral("note")));
         // The fused layers are no longer exported to Timeloop.
