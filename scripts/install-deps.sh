@@ -12,6 +12,9 @@ packages=(
     libbenchmark-dev
     libopenmpi-dev openmpi-bin
     python3-jsonschema python3-yaml python3-onnx
+    # ZigZag 3.8, which the zigzag_cross_check test runs (tests/zigzag/)
+    python3-numpy python3-networkx python3-sympy python3-tqdm python3-cerberus
+    python3-matplotlib python3-seaborn python3-typeguard python3-dill python3-multiprocess
     clang-format
     locales
     fonts-dejavu-core

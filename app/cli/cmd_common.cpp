@@ -1,5 +1,6 @@
 #include "commands.h"
 
+#include "examples/bundled.h"
 #include "search/distribution.h"
 
 #include <iostream>
@@ -24,6 +25,14 @@ bool writesResults() {
 
 void printError(const std::string& msg) {
     std::cerr << msg << '\n';
+}
+
+Result<Hardware> resolveHardwareArg(const std::string& arg) {
+    std::vector<std::string> notes;
+    auto hw = resolveHardware(arg, &notes);
+    for (const std::string& n : notes)
+        std::cerr << "note: " << arg << ": " << n << '\n';
+    return hw;
 }
 
 } // namespace lf::cli

@@ -108,7 +108,8 @@ Runner addExploreCommand(CLI::App& app) {
     auto* sub = app.add_subcommand(
         "explore", "Pareto front of DRAM accesses, buffer and MACs (ConvFusion DSE)");
     sub->add_option("NETWORK", o->network, "Network: .net.yaml file or bundled name")->required();
-    sub->add_option("--hardware", o->hardware, "Hardware: .hw.yaml file or bundled preset")
+    sub->add_option("--hardware", o->hardware,
+                    "Hardware: .hw.yaml file, ZigZag accelerator YAML or bundled preset")
         ->capture_default_str();
     sub->add_option("--max-depth", o->depth, "Longest fused segment, in layers")
         ->check(CLI::Range(1, 64))
@@ -154,7 +155,7 @@ Runner addExploreCommand(CLI::App& app) {
             printError(net.error().toString());
             return int(kBadInput);
         }
-        auto hw = resolveHardware(o->hardware);
+        auto hw = resolveHardwareArg(o->hardware);
         if (!hw) {
             printError(hw.error().toString());
             return int(kBadInput);

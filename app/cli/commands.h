@@ -2,6 +2,9 @@
 // 0 success, 1 bad input (message on stderr as FILE:LINE:COLUMN: message), 2 usage error.
 #pragma once
 
+#include "hardware/hardware.h"
+#include "util/result.h"
+
 #include <CLI/CLI.hpp>
 
 #include <functional>
@@ -41,5 +44,9 @@ std::function<void(double, const std::string&)> stderrProgress(const std::string
 
 // Prints "error: ..." style messages consistently.
 void printError(const std::string& msg);
+
+// resolveHardware() that prints what the import of a ZigZag accelerator assumed, as
+// "note: ..." lines on stderr.
+Result<Hardware> resolveHardwareArg(const std::string& arg);
 
 } // namespace lf::cli

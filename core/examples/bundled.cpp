@@ -2,6 +2,7 @@
 
 #include "io/hardware_yaml.h"
 #include "io/network_yaml.h"
+#include "io/zigzag_hardware_yaml.h"
 
 #include <filesystem>
 
@@ -34,9 +35,14 @@ Result<Network> resolveNetwork(const std::string& arg, const OnnxImportOptions& 
         "no such file, and no bundled network of that name (run `layerfuse-cli examples`)");
 }
 
-Result<Hardware> resolveHardware(const std::string& arg) {
+Result<Hardware> resolveHardware(const std::string& arg, std::vector<std::string>* notes) {
     std::error_code ec;
-    if (std::filesystem::is_regular_file(arg, ec)) return loadHardwareYamlFile(arg);
+    if (std::filesystem::is_regular_file(arg, ec)) {
+        auto imported = importHardwareFile(arg);
+        if (!imported) return imported.error();
+        if (notes) *notes = std::move(imported->notes);
+        return std::move(imported->hw);
+    }
     if (findBundled(BundledKind::hardware, arg)) return loadBundledHardware(arg);
     return Error(
         arg, {},

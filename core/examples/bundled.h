@@ -10,6 +10,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace lf {
 
@@ -18,9 +19,11 @@ Result<Hardware> loadBundledHardware(std::string_view name);
 
 // A NETWORK / HW argument: an existing file path, else a bundled short name. Network files
 // ending in `.onnx` are imported (with `onnx` options); others are read as network YAML.
+// Hardware files are LayerFuse hardware YAML or ZigZag accelerators (io/zigzag_hardware_yaml.h);
+// `notes` (optional) receives what the import of a ZigZag accelerator assumed.
 Result<Network> resolveNetwork(const std::string& arg);
 Result<Network> resolveNetwork(const std::string& arg, const OnnxImportOptions& onnx,
                                OnnxImportReport* report = nullptr);
-Result<Hardware> resolveHardware(const std::string& arg);
+Result<Hardware> resolveHardware(const std::string& arg, std::vector<std::string>* notes = nullptr);
 
 } // namespace lf

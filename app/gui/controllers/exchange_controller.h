@@ -48,8 +48,11 @@ class ExchangeController : public QObject {
     bool exportTimeloop(const QString& directory, QString* error = nullptr) {
         return exportTo(QStringLiteral("exportTimeloop"), directory, error);
     }
-    bool exportStream(const QString& path, QString* error = nullptr) {
-        return exportTo(QStringLiteral("exportStream"), path, error);
+    bool exportZigZag(const QString& directory, QString* error = nullptr) {
+        return exportTo(QStringLiteral("exportZigZag"), directory, error);
+    }
+    bool exportStream(const QString& directory, QString* error = nullptr) {
+        return exportTo(QStringLiteral("exportStream"), directory, error);
     }
     bool importSchedule(const QString& path, QString* error = nullptr);
     // What the last import or export reported (also shown in the status bar).
