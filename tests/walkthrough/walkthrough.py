@@ -208,6 +208,10 @@ class Walkthrough:
                       lambda r: any(d["name"] == "autoFuseDialog" for d in r["dialogs"]), 10)
         self.shot("autofuse-dialog")
         self.key("Return")
+        self.wait_for("the trade-off question", lambda r: any(
+            d["class"] == "lf::TradeOffDialog" for d in r["dialogs"]), 60)
+        self.shot("autofuse-trade-off")
+        self.key("Return")  # Apply
         self.wait_for("the auto-fused schedule", lambda r: not r["dialogs"] and r["evaluated"]
                       and r["groups"] < start_groups - 1, 60)
         self.check_readable("after Auto-fuse")
