@@ -9,6 +9,7 @@
 // with the process's CPU time and peak memory (getrusage) as counters.
 #include "reference_explore.h"
 
+#include "bench_inputs.h"
 #include "examples/bundled.h"
 #include "models/evaluate.h"
 #include "search/front_csv.h"
@@ -26,20 +27,10 @@
 #include <streambuf>
 
 using namespace lf;
+using lf::bench::hardware;
+using lf::bench::load;
 
 namespace {
-
-Network load(const char* name) {
-    auto r = loadBundledNetwork(name);
-    if (!r) throw std::runtime_error(r.error().toString());
-    return *r;
-}
-
-Hardware hardware() {
-    auto r = loadBundledHardware(kDefaultHardware);
-    if (!r) throw std::runtime_error(r.error().toString());
-    return *r;
-}
 
 double peakMegabytes() {
     rusage u{};

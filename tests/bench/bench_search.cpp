@@ -8,6 +8,7 @@
 //    divisor tiles), with layer evaluations per second over all threads.
 //  - The single-layer evaluator's inner loop, one thread.
 //  - TSO slicing of ResNet-50 on the NMP preset.
+#include "bench_inputs.h"
 #include "examples/bundled.h"
 #include "models/convfusion.h"
 #include "network/dims.h"
@@ -21,14 +22,9 @@
 #include <stdexcept>
 
 using namespace lf;
+using lf::bench::load;
 
 namespace {
-
-Network load(const char* name) {
-    auto r = loadBundledNetwork(name);
-    if (!r) throw std::runtime_error(r.error().toString());
-    return *r;
-}
 
 Hardware hardware(const char* name) {
     auto r = loadBundledHardware(name);
