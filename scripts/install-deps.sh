@@ -11,16 +11,18 @@ packages=(
     libonnx-dev libprotobuf-dev protobuf-compiler
     libbenchmark-dev
     clang-14 libclang-rt-14-dev
+    libopenmpi-dev openmpi-bin
     python3-jsonschema python3-yaml python3-onnx
+    # ZigZag 3.8, which the zigzag_cross_check test runs (tests/zigzag/)
+    python3-numpy python3-networkx python3-sympy python3-tqdm python3-cerberus
+    python3-matplotlib python3-seaborn python3-typeguard python3-dill python3-multiprocess
     clang-format
     locales
     fonts-dejavu-core
+    # The walkthrough test drives the real window under a virtual display: Xvfb, a window
+    # manager, xdotool to click and type, ImageMagick's import for screenshots.
+    xvfb xauth openbox xdotool imagemagick
 )
-# For trying the real window under a virtual display (optional for tests): Xvfb, a window
-# manager, xdotool to click and type, ImageMagick's import for screenshots.
-if [[ "${1:-}" == "--with-screenshots" ]]; then
-    packages+=(xvfb xauth imagemagick openbox xdotool)
-fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -2,11 +2,28 @@
 
 #include "examples/bundled.h"
 #include "io/schedule_yaml.h"
+#include "search/distribution.h"
 #include "util/format.h"
 
 #include <iostream>
 
 namespace lf::cli {
+
+namespace {
+Distribution* gDistribution = nullptr;
+}
+
+void setDistribution(Distribution* d) {
+    gDistribution = d;
+}
+
+Distribution* distribution() {
+    return gDistribution;
+}
+
+bool writesResults() {
+    return !gDistribution || gDistribution->rank() == 0;
+}
 
 void printError(const std::string& msg) {
     std::cerr << msg << '\n';
@@ -24,7 +41,11 @@ std::optional<Schedule> readScheduleArg(const std::string& path, const Network& 
     if (!hardware_given && sf->hardware) {
         hw = *sf->hardware;
     } else if (!hardware_given && !sf->hardware_name.empty() && sf->hardware_name != hw.name) {
-        auto named = resolveScheduleHardware(sf->hardware_name, sf->hardware_name_pos, path);
+        std::vector<std::string> notes;
+        auto named =
+            resolveScheduleHardware(sf->hardware_name, sf->hardware_name_pos, path, &notes);
+        for (const std::string& n : notes)
+            std::cerr << "note: " << path << ": " << n << '\n';
         if (!named) {
             printError(named.error().toString());
             return std::nullopt;
@@ -40,6 +61,14 @@ std::optional<Schedule> readScheduleArg(const std::string& path, const Network& 
         std::cerr << path << ": no layer " << quoteValue(s) << " in " << net.name()
                   << "; skipped\n";
     return std::move(sf->schedule);
+}
+
+Result<Hardware> resolveHardwareArg(const std::string& arg) {
+    std::vector<std::string> notes;
+    auto hw = resolveHardware(arg, &notes);
+    for (const std::string& n : notes)
+        std::cerr << "note: " << arg << ": " << n << '\n';
+    return hw;
 }
 
 } // namespace lf::cli

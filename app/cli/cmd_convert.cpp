@@ -3,6 +3,8 @@
 #include "onnx_options.h"
 
 #include "io/network_yaml.h"
+#include "io/onnx_export.h"
+#include "io/onnx_import.h"
 #include "io/onnx_report.h"
 
 #include <iostream>
@@ -11,7 +13,8 @@ namespace lf::cli {
 
 Runner addConvertCommand(CLI::App& app) {
     auto* sub = app.add_subcommand(
-        "convert", "Convert a network (YAML, ONNX or bundled name) to canonical network YAML");
+        "convert", "Convert a network (YAML, ONNX or bundled name) to canonical network YAML, or "
+                   "to ONNX when OUT ends in .onnx");
     auto in = std::make_shared<std::string>();
     auto out = std::make_shared<std::string>();
     auto onnx = std::make_shared<OnnxCliOptions>();
@@ -19,7 +22,8 @@ Runner addConvertCommand(CLI::App& app) {
     auto format = std::make_shared<std::string>("text");
     sub->add_option("IN", *in, "Input network: .net.yaml or .onnx file, or bundled name")
         ->required();
-    sub->add_option("OUT", *out, "Output .net.yaml file ('-' for standard output)")->required();
+    sub->add_option("OUT", *out, "Output .net.yaml file ('-' for standard output) or .onnx file")
+        ->required();
     addOnnxOptions(sub, *onnx);
     sub->add_flag("--report", *report,
                   "ONNX models: list what became of every node (layers, folded operators, "
@@ -40,6 +44,17 @@ Runner addConvertCommand(CLI::App& app) {
             printReport(nullptr);
             printError(net.error().toString());
             return int(kBadInput);
+        }
+        if (isOnnxPath(*out)) {
+            OnnxExportReport written;
+            if (Status st = saveOnnxModel(*out, *net, {}, &written); !st) {
+                printError(st.error().toString());
+                return int(kBadInput);
+            }
+            for (const std::string& n : written.notes)
+                std::cerr << "note: " << n << '\n';
+            printReport(&*net);
+            return int(kOk);
         }
         if (!writeOutput(*out, writeNetworkYaml(*net))) return int(kBadInput);
         printReport(&*net);

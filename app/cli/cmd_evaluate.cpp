@@ -19,10 +19,10 @@ Runner addEvaluateCommand(CLI::App& app) {
     auto* sub =
         app.add_subcommand("evaluate", "Evaluate a schedule of a network on a hardware config");
     sub->add_option("NETWORK", o->network, "Network: .net.yaml file or bundled name")->required();
-    auto* hwOpt = sub->add_option(
-        "--hardware", o->hardware,
-        "Hardware: .hw.yaml file or bundled preset (default: the schedule's, else " +
-            std::string(kDefaultHardware) + ")");
+    auto* hwOpt = sub->add_option("--hardware", o->hardware,
+                                  "Hardware: .hw.yaml file, ZigZag accelerator YAML or bundled "
+                                  "preset (default: the schedule's, else " +
+                                      std::string(kDefaultHardware) + ")");
     sub->add_option("--schedule", o->schedule,
                     "Schedule: .sched.yaml file (default: the default schedule)");
     sub->add_option("--format", o->format, "Output format")
@@ -38,7 +38,7 @@ Runner addEvaluateCommand(CLI::App& app) {
             printError(net.error().toString());
             return int(kBadInput);
         }
-        auto hw = resolveHardware(o->hardware);
+        auto hw = resolveHardwareArg(o->hardware);
         if (!hw) {
             printError(hw.error().toString());
             return int(kBadInput);

@@ -1,13 +1,15 @@
 // `layerfuse-cli export`: a schedule's metrics (CSV, JSON) or its mapping for other tools —
-// per-layer Timeloop problem + mapping files, a Stream-style workload/mapping/layer_stacks
-// file (docs/file-formats.md).
+// per-layer Timeloop problem + mapping files, ZigZag's workload / accelerator / mapping,
+// Stream's ONNX workload / mapping / accelerator (docs/exports.md).
 #include "cli_output.h"
 #include "commands.h"
 #include "onnx_options.h"
 
 #include "examples/bundled.h"
+#include "io/exports/export_files.h"
 #include "io/exports/stream_export.h"
 #include "io/exports/timeloop_export.h"
+#include "io/exports/zigzag_export.h"
 #include "io/schedule_yaml.h"
 #include "metrics/metrics_io.h"
 #include "models/evaluate.h"
@@ -41,7 +43,7 @@ std::optional<Loaded> load(const ExportOpts& o, bool hardwareGiven) {
         printError(net.error().toString());
         return std::nullopt;
     }
-    auto hw = resolveHardware(o.hardware);
+    auto hw = resolveHardwareArg(o.hardware);
     if (!hw) {
         printError(hw.error().toString());
         return std::nullopt;
@@ -60,6 +62,19 @@ std::optional<Loaded> load(const ExportOpts& o, bool hardwareGiven) {
 // Text to -o FILE, or standard output when no file is given or it is '-'.
 int emit(const std::string& output, const std::string& text) {
     return writeOutput(output, text) ? kOk : kBadInput;
+}
+
+// Prints the notes and each written path (or the error) and returns the exit code.
+int printWritten(const Result<WrittenExport>& written) {
+    if (!written) {
+        printError(written.error().toString());
+        return kBadInput;
+    }
+    for (const std::string& n : written->notes)
+        std::cerr << "note: " << n << '\n';
+    for (const std::string& p : written->paths)
+        std::cout << p << '\n';
+    return kOk;
 }
 
 int exportTimeloopFiles(const ExportOpts& o, const Loaded& l) {
@@ -124,24 +139,27 @@ int exportTimeloopFiles(const ExportOpts& o, const Loaded& l) {
 Runner addExportCommand(CLI::App& app) {
     auto o = std::make_shared<ExportOpts>();
     auto* sub = app.add_subcommand(
-        "export", "Export a schedule's metrics (csv, json) or its mapping for Timeloop or Stream");
+        "export",
+        "Export a schedule's metrics (csv, json) or its mapping for Timeloop, ZigZag or Stream");
     sub->add_option("NETWORK", o->network, "Network: .net.yaml or .onnx file, or bundled name")
         ->required();
-    auto* hwOpt = sub->add_option(
-        "--hardware", o->hardware,
-        "Hardware: .hw.yaml file or bundled preset (default: the schedule's, else " +
-            std::string(kDefaultHardware) + ")");
+    auto* hwOpt = sub->add_option("--hardware", o->hardware,
+                                  "Hardware: .hw.yaml file, ZigZag accelerator YAML or bundled "
+                                  "preset (default: the schedule's, else " +
+                                      std::string(kDefaultHardware) + ")");
     sub->add_option("--schedule", o->schedule,
                     "Schedule: .sched.yaml file (default: the default schedule)");
     sub->add_option(
            "--format", o->format,
-           "timeloop: one problem+mapping file per unfused conv/fc layer; stream: workload, "
-           "mapping and layer_stacks; csv, json: the metrics as `evaluate` prints them")
+           "timeloop: one problem+mapping file per unfused conv/fc layer; zigzag: "
+           "workload.yaml, accelerator.yaml, mapping.yaml; stream: workload.onnx, mapping.yaml, "
+           "accelerator.yaml; csv, json: the metrics as `evaluate` prints them")
         ->required()
-        ->check(CLI::IsMember({"timeloop", "stream", "csv", "json"}));
+        ->check(CLI::IsMember({"timeloop", "zigzag", "stream", "csv", "json"}));
     sub->add_option(
         "-o,--output", o->output,
-        "Output file ('-' or none: standard output); for timeloop without --layer, a directory");
+        "Output file ('-' or none: standard output); a directory for zigzag, stream and "
+        "timeloop without --layer");
     sub->add_option("--layer", o->layer, "timeloop: export only this layer");
     sub->add_flag("--apply-by-name", o->byName,
                   "Apply a schedule made for another network to the layers whose names match");
@@ -153,6 +171,16 @@ Runner addExportCommand(CLI::App& app) {
             printError("--layer applies to --format timeloop only");
             return int(kUsage);
         }
+        if (o->format == "zigzag" && (o->output.empty() || o->output == "-")) {
+            printError("--format zigzag writes workload.yaml, accelerator.yaml and mapping.yaml: "
+                       "give -o DIR");
+            return int(kUsage);
+        }
+        if (o->format == "stream" && (o->output.empty() || o->output == "-")) {
+            printError("--format stream writes workload.onnx, mapping.yaml and accelerator.yaml: "
+                       "give -o DIR");
+            return int(kUsage);
+        }
         if (o->format == "timeloop" && o->layer.empty() &&
             (o->output.empty() || o->output == "-")) {
             printError("--format timeloop writes one file per layer: give -o DIR (or --layer NAME "
@@ -162,12 +190,12 @@ Runner addExportCommand(CLI::App& app) {
         auto loaded = load(*o, hwOpt->count() > 0);
         if (!loaded) return int(kBadInput);
         if (o->format == "timeloop") return exportTimeloopFiles(*o, *loaded);
-        if (o->format == "stream") {
-            const StreamExport e = exportStream(loaded->net, loaded->hw, loaded->sched);
-            for (const std::string& n : e.notes)
-                std::cerr << "note: " << n << '\n';
-            return emit(o->output, e.text);
-        }
+        if (o->format == "zigzag")
+            return printWritten(
+                writeZigZagExport(o->output, loaded->net, loaded->hw, loaded->sched));
+        if (o->format == "stream")
+            return printWritten(
+                writeStreamExport(o->output, loaded->net, loaded->hw, loaded->sched));
         EvaluateOptions eo;
         eo.burst_aware = !o->noburst;
         const Metrics m = evaluate(loaded->net, loaded->hw, loaded->sched, eo);

@@ -31,7 +31,8 @@ Runner addOptimizeCommand(CLI::App& app) {
     auto* sub = app.add_subcommand(
         "optimize", "Choose fusion groups and tiles automatically; write the schedule");
     sub->add_option("NETWORK", o->network, "Network: .net.yaml file or bundled name")->required();
-    sub->add_option("--hardware", o->hardware, "Hardware: .hw.yaml file or bundled preset")
+    sub->add_option("--hardware", o->hardware,
+                    "Hardware: .hw.yaml file, ZigZag accelerator YAML or bundled preset")
         ->capture_default_str();
     sub->add_option("--objective", o->objective, "What to minimize")
         ->check(CLI::IsMember({"dram", "energy", "latency", "edp"}))
@@ -65,7 +66,7 @@ Runner addOptimizeCommand(CLI::App& app) {
             printError(net.error().toString());
             return int(kBadInput);
         }
-        auto hw = resolveHardware(o->hardware);
+        auto hw = resolveHardwareArg(o->hardware);
         if (!hw) {
             printError(hw.error().toString());
             return int(kBadInput);

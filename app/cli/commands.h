@@ -5,12 +5,17 @@
 #include "hardware/hardware.h"
 #include "network/network.h"
 #include "schedule/schedule.h"
+#include "util/result.h"
 
 #include <CLI/CLI.hpp>
 
 #include <functional>
 #include <optional>
 #include <string>
+
+namespace lf {
+class Distribution;
+}
 
 namespace lf::cli {
 
@@ -25,6 +30,16 @@ Runner addOptimizeCommand(CLI::App& app);
 Runner addExploreCommand(CLI::App& app);
 Runner addExportCommand(CLI::App& app);
 Runner addReproduceCommand(CLI::App& app);
+Runner addSweepCommand(CLI::App& app);
+
+// Parses the arguments and runs the subcommand; returns the exit code.
+int runCli(int argc, char** argv, const std::string& program);
+
+// The processes a run is spread over (layerfuse-mpi); nullptr: this process alone. Only the
+// root (rank 0) writes results.
+void setDistribution(Distribution* d);
+Distribution* distribution();
+bool writesResults();
 
 // Progress of a long search on stderr ("label: 42% what"), or nothing when stderr is not
 // a terminal.
@@ -40,5 +55,8 @@ void printError(const std::string& msg);
 // reported on stderr). Prints the error and returns nothing on bad input.
 std::optional<Schedule> readScheduleArg(const std::string& path, const Network& net, Hardware& hw,
                                         bool hardware_given, bool by_name);
+// resolveHardware() that prints what the import of a ZigZag accelerator assumed, as
+// "note: ..." lines on stderr.
+Result<Hardware> resolveHardwareArg(const std::string& arg);
 
 } // namespace lf::cli

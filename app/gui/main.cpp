@@ -1,4 +1,6 @@
 // layerfuse: the studio. `layerfuse [PROJECT | NETWORK | EXAMPLE]`.
+#include "controllers/automation_report.h"
+#include "controllers/edit_script.h"
 #include "controllers/files_controller.h"
 #include "controllers/recovery_controller.h"
 #include "examples/bundled.h"
@@ -64,7 +66,18 @@ int main(int argc, char** argv) {
         QStringLiteral("quit-after-first-paint"),
         QStringLiteral("Quit as soon as the graph has been painted; print the time since start "
                        "(startup benchmark)."));
-    parser.addOptions({themeOption, resetLayout, noRecovery, quitAfterPaint});
+    const QCommandLineOption uiReport(
+        QStringLiteral("ui-report"),
+        QStringLiteral("Keep FILE up to date with what the window shows as JSON: open dialogs, "
+                       "texts that do not fit, where layers and dock tabs are (for scripts)."),
+        QStringLiteral("file"));
+    QCommandLineOption editsFromStdin(
+        QStringLiteral("edits-from-stdin"),
+        QStringLiteral("Apply fusion edits read from standard input, one a line (fuse, split, "
+                       "ungroup, undo, redo), answering each on standard output."));
+    editsFromStdin.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOptions(
+        {themeOption, resetLayout, noRecovery, quitAfterPaint, uiReport, editsFromStdin});
     parser.process(app);
 
     const bool timing = parser.isSet(quitAfterPaint);
@@ -77,6 +90,9 @@ int main(int argc, char** argv) {
     if (parser.isSet(themeOption))
         window.setTheme(lf::gui::themeModeFromName(parser.value(themeOption)));
     window.show();
+    if (parser.isSet(uiReport))
+        new lf::AutomationReport(window.studio(), &window, window.canvas(), parser.value(uiReport),
+                                 &window);
 
     if (timing) {
         QObject::connect(window.canvas(), &lf::graph::GraphCanvas::firstPaint, &app, [&] {
@@ -94,5 +110,7 @@ int main(int argc, char** argv) {
     if (!first.isEmpty() && !window.files()->openPath(first) && !args.isEmpty())
         window.files()->openPath(defaultExample());
     if (!timing) QTimer::singleShot(0, &window, [&window] { window.recovery()->offerRecovery(); });
+    lf::EditScript script(window.studio());
+    if (parser.isSet(editsFromStdin)) script.followStandardInput();
     return app.exec();
 }

@@ -17,6 +17,7 @@
 #include "layers/layer_list.h"
 #include "metrics/metrics_panel.h"
 #include "panels/canvas_panel.h"
+#include "panels/dock_layout.h"
 #include "panels/status_panel.h"
 #include "panels/studio_dock.h"
 #include "panels/teaching_panel.h"
@@ -28,11 +29,8 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QLayout>
-#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
-#include <QTimer>
 #include <QUndoView>
 
 namespace lf {
@@ -94,7 +92,6 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     connect(doc, &Document::modifiedChanged, this, &MainWindow::updateTitle);
     connect(doc, &Document::filePathChanged, this, &MainWindow::updateTitle);
 
-    resize(1280, 800);
     if (options_.restoreSettings) readSettings();
     updateTitle();
 }
@@ -109,7 +106,7 @@ QAction* MainWindow::action(const QString& name) const {
     for (const ActionSet* set :
          {&actions_, &canvasPanel_->actions(), &edits_->actions(), &files_->actions(),
           &exchange_->actions(), &automation_->actions(), &help_->actions(), &repro_->actions(),
-          &teaching_->actions(), &teachingPanel_->actions()})
+          &teaching_->actions(), &teachingPanel_->actions(), &dockLayout_->actions()})
         if (QAction* a = set->get(name)) return a;
     return nullptr;
 }
@@ -170,40 +167,12 @@ void MainWindow::createDocks() {
     docks_ = {layers, history, layer, metrics, group, partition, hardware, charts};
     docks_ << teachingPanel_->bottomDocks() << teachingPanel_->lessonsDock() << tsoDock_;
 
-    boundDockSizes();
-    defaultDockSizes_ = [this, layers, layer, metrics, charts] {
-        resizeDocks({layers, layer}, {280, 380}, Qt::Horizontal);
-        resizeDocks({layer, metrics}, {430, 300}, Qt::Vertical);
-        resizeDocks({charts}, {250}, Qt::Vertical);
-    };
-    defaultDockSizes_();
-}
-
-void MainWindow::boundDockSizes() {
-    // A panel that needs more room than a 1280x800 screen spares scrolls instead of pushing
-    // the window off the screen.
-    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
-        QWidget* content = dock->widget();
-        if (!content || qobject_cast<QScrollArea*>(content)) continue;
-        const QSize need = content->minimumSizeHint();
-        if (need.width() <= 300 && need.height() <= 240) continue;
-        auto* scroll = new QScrollArea(dock);
-        scroll->setWidgetResizable(true);
-        scroll->setFrameShape(QFrame::NoFrame);
-        scroll->setWidget(content); // takes ownership; the view keeps its connections
-        dock->setWidget(scroll);
-    }
-    // The layout keeps the minimum it computed while the panels were unbounded: recompute it.
-    layout()->invalidate();
-    layout()->activate();
+    dockLayout_ = new DockLayout(this, layers, layer, metrics, charts);
 }
 
 void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
-    // Dock sizes only settle once the window has its real size.
-    if (!shownOnce_ && !stateRestored_ && defaultDockSizes_)
-        QTimer::singleShot(0, this, [this] { defaultDockSizes_(); });
-    shownOnce_ = true;
+    dockLayout_->windowShown();
 }
 
 void MainWindow::updateTitle() {
@@ -219,9 +188,10 @@ void MainWindow::readSettings() {
         restoreGeometry(g);
     if (const QByteArray st = settings.value(QStringLiteral("window/state")).toByteArray();
         !st.isEmpty())
-        stateRestored_ = restoreState(st);
+        dockLayout_->setRestored(restoreState(st));
     setTheme(gui::themeModeFromName(settings.value(QStringLiteral("theme")).toString()));
     canvasPanel_->readSettings(settings);
+    dockLayout_->readSettings(settings);
 }
 
 void MainWindow::writeSettings() {
@@ -231,6 +201,7 @@ void MainWindow::writeSettings() {
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("theme"), gui::themeModeName(theme_));
     canvasPanel_->writeSettings(settings);
+    dockLayout_->writeSettings(settings);
 }
 
 void MainWindow::setTheme(gui::ThemeMode mode) {

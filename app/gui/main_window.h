@@ -11,8 +11,6 @@
 
 #include <QMainWindow>
 
-#include <functional>
-
 class QActionGroup;
 class QDockWidget;
 
@@ -23,6 +21,7 @@ class GraphCanvas;
 }
 class AutomationController;
 class CanvasPanel;
+class DockLayout;
 class EditController;
 class ExchangeController;
 class FilesController;
@@ -39,7 +38,7 @@ class MainWindow : public QMainWindow {
   public:
     struct Options {
         bool restoreSettings = true; // window geometry, dock layout, theme from QSettings
-        bool autosave = true;        // recovery file every minute while modified
+        bool autosave = true;        // recovery files a few seconds after each edit
         bool offerRecovery = true;   // ask to restore files left by a crashed session
         QString recoveryDirectory;   // empty: AppLocalDataLocation/recovery
     };
@@ -55,6 +54,7 @@ class MainWindow : public QMainWindow {
     graph::GraphCanvas* canvas() const;
     LayerList* layerList() const { return layerList_; }
     TeachingPanel* teachingPanel() const { return teachingPanel_; }
+    DockLayout* dockLayout() const { return dockLayout_; }
     EditController* edits() const { return edits_; }
     FilesController* files() const { return files_; }
     RecoveryController* recovery() const { return recovery_; }
@@ -75,7 +75,6 @@ class MainWindow : public QMainWindow {
   private:
     // main_window.cpp
     void createDocks();
-    void boundDockSizes();
     void updateTitle();
     void readSettings();
     void writeSettings();
@@ -91,6 +90,7 @@ class MainWindow : public QMainWindow {
     LayerList* layerList_ = nullptr;
     TeachingPanel* teachingPanel_ = nullptr;
     StatusPanel* statusPanel_ = nullptr;
+    DockLayout* dockLayout_ = nullptr;
     EditController* edits_ = nullptr;
     FilesController* files_ = nullptr;
     RecoveryController* recovery_ = nullptr;
@@ -104,9 +104,6 @@ class MainWindow : public QMainWindow {
     QDockWidget* tsoDock_ = nullptr;
     QActionGroup* themeGroup_ = nullptr;
     gui::ThemeMode theme_ = gui::ThemeMode::system;
-    std::function<void()> defaultDockSizes_;
-    bool stateRestored_ = false;
-    bool shownOnce_ = false;
 };
 
 } // namespace lf

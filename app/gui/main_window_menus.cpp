@@ -63,7 +63,7 @@ void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     add(file, {"newFromExample"});
     file->addMenu(files_->examplesMenu());
-    add(file, {"open", "importOnnx"});
+    add(file, {"open", "importOnnx", "onnxReport"});
     file->addMenu(files_->recentMenu());
     file->addSeparator();
     add(file, {"save", "saveAs"});
@@ -97,6 +97,7 @@ void MainWindow::createMenus() {
     QMenu* panels = view->addMenu(tr("&Panels"));
     for (QDockWidget* d : docks_)
         panels->addAction(d->toggleViewAction());
+    add(view, {"resetLayout", "presenterMode"});
 
     QMenu* optimize = menuBar()->addMenu(tr("&Optimize"));
     optimize->setObjectName(QStringLiteral("optimizeMenu"));
@@ -108,6 +109,8 @@ void MainWindow::createMenus() {
     optimize->addAction(tsoDock_->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    add(help, {"manual", "shortcuts", "whatsThis"});
+    help->addSeparator();
     add(help, {"reproducePapers"});
     help->addSeparator();
     add(help, {"about"});

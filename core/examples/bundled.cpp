@@ -2,6 +2,7 @@
 
 #include "io/hardware_yaml.h"
 #include "io/network_yaml.h"
+#include "io/zigzag_hardware_yaml.h"
 #include "util/format.h"
 
 #include <filesystem>
@@ -35,9 +36,14 @@ Result<Network> resolveNetwork(const std::string& arg, const OnnxImportOptions& 
         "no such file, and no bundled network of that name (run `layerfuse-cli examples`)");
 }
 
-Result<Hardware> resolveHardware(const std::string& arg) {
+Result<Hardware> resolveHardware(const std::string& arg, std::vector<std::string>* notes) {
     std::error_code ec;
-    if (std::filesystem::is_regular_file(arg, ec)) return loadHardwareYamlFile(arg);
+    if (std::filesystem::is_regular_file(arg, ec)) {
+        auto imported = importHardwareFile(arg);
+        if (!imported) return imported.error();
+        if (notes) *notes = std::move(imported->notes);
+        return std::move(imported->hw);
+    }
     if (findBundled(BundledKind::hardware, arg)) return loadBundledHardware(arg);
     return Error(
         arg, {},
@@ -45,7 +51,8 @@ Result<Hardware> resolveHardware(const std::string& arg) {
 }
 
 Result<Hardware> resolveScheduleHardware(const std::string& name, SourcePos name_pos,
-                                         const std::string& schedule_file) {
+                                         const std::string& schedule_file,
+                                         std::vector<std::string>* notes) {
     if (findBundled(BundledKind::hardware, name)) return loadBundledHardware(name);
     namespace fs = std::filesystem;
     const fs::path rel(name);
@@ -62,7 +69,10 @@ Result<Hardware> resolveScheduleHardware(const std::string& name, SourcePos name
                          " is neither a bundled preset (run `layerfuse-cli examples`) nor a "
                          "hardware file next to the schedule (" +
                          quoteValue(path.string(), 200) + ")");
-    return loadHardwareYamlFile(path.string());
+    auto imported = importHardwareFile(path.string());
+    if (!imported) return imported.error();
+    if (notes) *notes = std::move(imported->notes);
+    return std::move(imported->hw);
 }
 
 } // namespace lf

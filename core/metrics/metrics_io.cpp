@@ -129,18 +129,6 @@ std::string metricsToJsonText(const Metrics& m, int indent) {
     return metricsToJson(m).dump(indent) + "\n";
 }
 
-namespace {
-std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
-} // namespace
-
 std::string metricsToCsv(const Metrics& m) {
     std::ostringstream o;
     o << "kind,name,group,type,macs,recompute_macs,dram_input,dram_weight,dram_output,dram_psum,"

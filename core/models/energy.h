@@ -17,23 +17,21 @@ namespace lf {
 // docs/model-notes.md).
 double sramAccessPj(const BufferEnergy& e, double size_bits);
 
-// SRAM↔RF traffic of a layer (elements): the minimum single-layer traffic of the ConvFusion §IV
-// model over schedules whose footprint fits `capacity_bits` (ConvFusion §VII-C: "the best schedule
-// available for that size is used to model the accesses to that level"). Searched over power-of-two
-// and full tiles with every array stored at the tile level and i innermost or outermost;
-// when nothing fits, every operand moves per use (the unit-tile schedule, the worse of the two
-// orders), so the traffic never grows with the capacity. Cached process-wide by value.
-int64_t rfLevelTraffic(const LayerDims& d, int64_t capacity_bits, const Precision& p);
-
+// Memory traffic is counted in words of act_bits: an element of b bits is b / act_bits words
+// (a 32-bit partial sum is four accesses of an 8-bit-wide memory), docs/model-notes.md.
 struct EnergyCounts {
     int64_t macs = 0;
-    int64_t dram = 0;    // DRAM accesses (elements)
-    int64_t sram_rf = 0; // SRAM↔RF traffic (with an RF level)
+    double dram = 0;    // DRAM traffic, words
+    double sram_rf = 0; // SRAM↔RF traffic, words (with an RF level)
 };
 
-// ConvFusion §VII-A: with no RF, SRAM = 4·MACs + DRAM accesses; with an RF, RF = 4·MACs and
-// SRAM = DRAM accesses + SRAM↔RF traffic. `sram_bits` sizes the SRAM for the sqrt/banked
-// models (ConvFusion sizes it to the schedule's peak footprint).
+// DRAM traffic in words: inputs and outputs one each, weights weight_bits / act_bits,
+// partial sums psum_bits / act_bits.
+double trafficWords(const Traffic& t, const Precision& p);
+
+// ConvFusion §VII-A: with no RF, SRAM = 4·MACs + DRAM words; with an RF, RF = 4·MACs and
+// SRAM = DRAM words + SRAM↔RF words (models/rf_level.h). `sram_bits` sizes the SRAM for the
+// sqrt/banked models (ConvFusion sizes it to the schedule's peak footprint).
 Energy energyOf(const EnergyCounts& c, const Hardware& hw, double sram_bits);
 
 } // namespace lf

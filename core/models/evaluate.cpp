@@ -9,6 +9,7 @@
 #include "models/evaluate_detail.h"
 #include "models/flowfusion.h"
 #include "models/optimus.h"
+#include "models/rf_level.h"
 #include "models/tso_latency.h"
 #include "network/dims.h"
 #include "util/checked.h"
@@ -51,25 +52,14 @@ SubArray layerArray(const FusionGroup& g, const std::map<LayerId, SubArray>& sub
     return SubArray{0, 0, hw.pe_array.cols, hw.pe_array.rows};
 }
 
-// RF capacity a layer gets (ConvFusion §VII-C): RF bytes per PE × its PEs (spatial), or its share
-// of every section under temporal fusion.
-int64_t rfCapacityBits(const FusionGroup& g, const Hardware& hw, const SubArray& a, LayerId id) {
-    const auto& rf = hw.register_file;
-    if (rf.bytes_per_pe <= 0) return 0;
-    const int64_t pes = int64_t(a.cols) * a.rows;
+// One PE's register file as the layer gets it (docs/model-notes.md, register files): every section
+// whole when the layer has the array (or its sub-array) alone, its share of each section under
+// temporal fusion.
+RfCapacity layerRfCapacity(const FusionGroup& g, const Hardware& hw, LayerId id) {
     if (g.partition.kind == PartitionKind::spatial || g.layers.size() == 1)
-        return satMul(satMul(rf.bytes_per_pe, 8), pes);
+        return rfCapacityPerPe(hw.register_file);
     const RfShare s = rfShareOf(g, id);
-    const int64_t sections = rf.weight + rf.input + rf.psum;
-    double perPe;
-    if (sections > 0) {
-        perPe = s.weight * double(rf.weight) + s.input * double(rf.input) +
-                s.psum * double(rf.psum) +
-                double(rf.bytes_per_pe - sections) / double(g.layers.size());
-    } else {
-        perPe = double(rf.bytes_per_pe) * (s.weight + s.input + s.psum) / 3.0;
-    }
-    return satFromDouble(perPe * 8.0 * double(pes));
+    return rfCapacityPerPe(hw.register_file, s.weight, s.input, s.psum);
 }
 
 // Bits to whole bytes; a saturated count stays saturated.
@@ -197,18 +187,21 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
         lm.pes = pes;
         lm.utilization = c > 0 && pes > 0 ? double(lm.macs) / (double(c) * double(pes)) : 0.0;
 
-        // SRAM↔RF traffic (ConvFusion §VII-C), from the RF capacity the partition gives the layer.
-        const int64_t rfBits = rfCapacityBits(g, hw, a, lc.id);
-        if (rfBits > 0 && d.weights) {
+        // SRAM↔RF traffic (ConvFusion §VII-C): the register-file level of the layer's PEs, each
+        // with the register file the partition gives it (models/rf_level.h).
+        double sramRfWords = 0;
+        if (hw.register_file.bytes_per_pe > 0 && d.weights) {
             const double recomputeFactor = plain > 0 ? double(lc.macs) / double(plain) : 1.0;
-            lm.sram_rf_traffic = satMul(
-                satFromDouble(double(rfLevelTraffic(d, rfBits, hw.precision)) * recomputeFactor),
-                B);
+            const RfLevel rf =
+                rfLevel(d, arrayUnroll(d, df, a.cols, a.rows, B), layerRfCapacity(g, hw, lc.id),
+                        hw.precision, sched.layers[size_t(lc.id)].order);
+            lm.sram_rf_traffic = satMul(satFromDouble(double(rf.traffic) * recomputeFactor), B);
+            sramRfWords = rf.words * recomputeFactor * double(B);
         }
         EnergyCounts ec;
         ec.macs = lm.macs;
-        ec.dram = lm.dram.total();
-        ec.sram_rf = lm.sram_rf_traffic;
+        ec.dram = trafficWords(lm.dram, hw.precision);
+        ec.sram_rf = sramRfWords;
         ev.counts.push_back(ec);
 
         gm.macs = satAdd(gm.macs, lm.macs);

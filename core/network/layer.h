@@ -83,6 +83,9 @@ struct Layer {
     std::string activation;          // folded activation, as written ("relu", ...)
     std::vector<std::string> folded; // ops folded into this layer by canonicalization
     std::string op_type;             // opaque: the original operator name; reorg: kReorgSlice, ...
+    // The layer's node name in the ONNX file it was imported from (empty otherwise); the
+    // ONNX export writes it back, so tools that match node names see the original ones.
+    std::string source_name;
 
     // concat: channels of constant data (zeros that pad the channels, ...) no layer produces.
     int64_t const_channels = 0;

@@ -67,7 +67,8 @@ std::vector<std::array<int64_t, 2>> baselineLayerFront(const Network& net, const
                                 !checkLayer(net, id, s).empty())
                                 continue;
                             const CfLayerCost c = convFusionLayer(d, s, false);
-                            const auto f = coster.figures(c, effectiveTiles(d, s, false), false);
+                            const auto f =
+                                coster.figures(c, effectiveTiles(d, s, false), s.order, false);
                             pts.push_back({f.buffer_bits, f.dram});
                         }
     std::vector<std::array<int64_t, 2>> front;

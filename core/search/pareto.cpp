@@ -1,16 +1,24 @@
 #include "search/pareto.h"
 
 #include "models/evaluate.h"
-#include "models/evaluate_detail.h"
 #include "network/dag.h"
 #include "network/dims.h"
+#include "search/distribution.h"
+#include "search/front_combine.h"
 #include "search/pareto_filter.h"
+#include "search/pareto_thin.h"
+#include "search/segment_front_io.h"
+#include "search/segment_stages.h"
+#include "search/work_pool.h"
 
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <exception>
 #include <map>
 #include <mutex>
+#include <numeric>
+#include <stdexcept>
 #include <thread>
 
 namespace lf {
@@ -21,38 +29,96 @@ struct Unit {
     size_t sequence = 0, begin = 0, length = 0;
 };
 
-// A point of a partial front: costs plus the node that rebuilds it.
-struct Partial {
-    int64_t acc = 0, bits = 0, macs = 0;
-    int32_t node = -1;
+// A partial front: costs and, per point, the node (or link) that rebuilds it.
+struct PartialFront {
+    std::vector<FrontCost> costs;
+    std::vector<int32_t> refs;
 };
 
-bool addOk(int64_t a, int64_t b, int64_t& r) {
-    return !__builtin_add_overflow(a, b, &r);
-}
-
-// Pareto filter of `cand` (costs of pairs) into `out`, allocating a node per kept point.
-template <class MakeNode>
-std::vector<Partial> keepFront(std::vector<Partial>& cand, MakeNode makeNode) {
-    const auto keep = paretoIndices<3>(cand.size(), [&](size_t k) {
-        return std::array{cand[k].acc, cand[k].bits, cand[k].macs};
-    });
-    std::vector<Partial> out;
-    out.reserve(keep.size());
-    for (uint32_t k : keep) {
-        Partial p = cand[k];
-        p.node = makeNode(k);
-        out.push_back(p);
-    }
-    return out;
-}
-
-std::vector<FrontCost> costsOf(const std::vector<Partial>& v) {
+std::vector<FrontCost> costsOf(const SegmentFront& f) {
     std::vector<FrontCost> out;
-    out.reserve(v.size());
-    for (const Partial& p : v)
-        out.push_back({p.acc, p.bits, p.macs});
+    out.reserve(f.points.size());
+    for (const SegmentPoint& q : f.points)
+        out.push_back({q.dram, q.buffer_bits, q.macs});
     return out;
+}
+
+int64_t divisorCount(int64_t n) {
+    int64_t c = 0;
+    for (int64_t d = 1; d * d <= n; ++d)
+        if (n % d == 0) c += d * d == n ? 1 : 2;
+    return c;
+}
+
+// A segment's search time, roughly: its length times its layers' tile vectors (divisors).
+double segmentCostEstimate(const Network& net, const std::vector<LayerId>& layers) {
+    double tiles = 0;
+    for (LayerId id : layers) {
+        const LayerDims d = layerDims(net, id);
+        tiles += double(divisorCount(d.Dx) * divisorCount(d.Dy)) *
+                 double(divisorCount(d.Dz) * divisorCount(d.Di));
+    }
+    return tiles * double(layers.size());
+}
+
+// For each unit, the unit whose search serves it: the first one with equal layer dims.
+std::vector<size_t> sharedUnits(const Network& net, const std::vector<std::vector<LayerId>>& layers,
+                                bool share) {
+    std::vector<size_t> rep(layers.size());
+    std::map<std::vector<std::array<int64_t, 4>>, std::vector<size_t>> byShape;
+    std::vector<std::vector<LayerDims>> dims(layers.size());
+    for (size_t u = 0; u < layers.size(); ++u) {
+        rep[u] = u;
+        if (!share) continue;
+        std::vector<std::array<int64_t, 4>> shape;
+        for (LayerId id : layers[u]) {
+            dims[u].push_back(layerDims(net, id));
+            const LayerDims& d = dims[u].back();
+            shape.push_back({d.Dx, d.Dy, d.Dz, d.Di});
+        }
+        auto& same = byShape[shape];
+        for (size_t v : same)
+            if (dims[v] == dims[u]) {
+                rep[u] = v;
+                break;
+            }
+        if (rep[u] == u) same.push_back(u);
+    }
+    return rep;
+}
+
+// Runs `work` on a thread of its own while the calling thread reports progress and forwards
+// a cancel request (SearchControl promises progress on the caller's thread).
+template <class Work, class Fraction>
+void runReporting(const SearchControl& control, std::atomic<bool>& stop, Work work,
+                  Fraction fraction) {
+    std::mutex m;
+    std::condition_variable cv;
+    bool finished = false;
+    std::exception_ptr error;
+    std::thread driver([&] {
+        try {
+            work();
+        } catch (...) {
+            error = std::current_exception();
+            stop = true;
+        }
+        std::lock_guard lock(m);
+        finished = true;
+        cv.notify_all();
+    });
+    {
+        std::unique_lock lock(m);
+        while (!cv.wait_for(lock, std::chrono::milliseconds(20), [&] { return finished; })) {
+            if (control.cancelled()) stop = true;
+            const auto [f, what] = fraction();
+            lock.unlock();
+            control.report(f, what);
+            lock.lock();
+        }
+    }
+    driver.join();
+    if (error) std::rethrow_exception(error);
 }
 
 } // namespace
@@ -61,16 +127,12 @@ std::vector<std::pair<const std::vector<LayerId>*, const SegmentPoint*>>
 ExploreResult::parts(size_t k) const {
     std::vector<std::pair<const std::vector<LayerId>*, const SegmentPoint*>> out;
     if (k >= front.size()) return out;
-    std::vector<int32_t> stack{front[k].node};
-    while (!stack.empty()) {
-        const int32_t n = stack.back();
-        stack.pop_back();
-        if (n < 0) continue;
-        const Node& node = nodes[size_t(n)];
-        stack.push_back(node.prev);
-        const SegmentFront& sf = segment_fronts[node.segment];
-        out.emplace_back(&sf.layers, &sf.points[node.point]);
-    }
+    for (int32_t l = front[k].node; l >= 0; l = links[size_t(l)].prev)
+        for (int32_t n = links[size_t(l)].chain; n >= 0; n = nodes[size_t(n)].prev) {
+            const Node& node = nodes[size_t(n)];
+            out.emplace_back(&segment_layers[node.segment],
+                             &segment_fronts[node.segment]->points[node.point]);
+        }
     std::sort(out.begin(), out.end(),
               [](const auto& a, const auto& b) { return a.first->front() < b.first->front(); });
     return out;
@@ -87,81 +149,6 @@ Schedule ExploreResult::schedule(const Network& net, const Hardware& hw, size_t 
     return s;
 }
 
-SegmentFront searchSegmentByModel(const Network& net, const Hardware& hw,
-                                  const std::vector<LayerId>& chain, Strategy strategy,
-                                  const ExploreOptions& opt, const std::atomic<bool>* cancel) {
-    SegmentFront front;
-    front.layers = chain;
-    if (chain.empty()) return front;
-    Schedule sched = defaultSchedule(net, hw);
-    const LayerId last = chain.back();
-    const Layer& lastLayer = net.layer(last);
-    const LayerDims ld = layerDims(net, last);
-    std::vector<SegmentPoint> cand;
-    FusionGroup g;
-    g.name = "segment";
-    g.layers = chain;
-    g.strategy = strategy;
-    const int64_t cap = opt.max_buffer_bytes > 0 ? opt.max_buffer_bytes : INT64_MAX;
-    auto stop = [&] {
-        front.cancelled = cancel && cancel->load(std::memory_order_relaxed);
-        return front.cancelled;
-    };
-    auto evaluateOne = [&](std::optional<OutputTile> tile, bool resident) {
-        g.out_tile = tile;
-        g.weights_resident = resident;
-        const detail::GroupEval ev = detail::evaluateGroup(net, hw, sched, g, EvaluateOptions{});
-        ++front.evaluations;
-        if (ev.gm.buffer_bytes > cap) return;
-        if (!opt.allow_recompute && ev.gm.recompute_macs > 0) return;
-        SegmentPoint p;
-        p.dram = ev.gm.dram.total();
-        p.buffer_bits = ev.buffer_bits;
-        p.macs = ev.gm.macs;
-        p.weights_resident = resident;
-        p.strategy = strategy;
-        p.out_tile = tile;
-        for (LayerId id : chain)
-            p.layers.push_back(sched.layers[size_t(id)]);
-        cand.push_back(std::move(p));
-    };
-    const auto hs = tileCandidates(lastLayer.out.h, opt.tiles);
-    const auto ws = tileCandidates(lastLayer.out.w, opt.tiles);
-    if (strategy == Strategy::optimus) {
-        // Optimus Eq. 4 line buffer: t_w = O_w; the search varies t_h and the weight residency.
-        for (int64_t h : hs)
-            for (bool resident : {false, true}) {
-                if (stop()) return front;
-                evaluateOne(OutputTile{h, lastLayer.out.w}, resident);
-            }
-        evaluateOne(std::nullopt, false); // the scheduler's own choice
-    } else if (chain.size() == 1 && ld.weights) {
-        // A single layer under HWFF Eq. 1-3: output tile and channel tiles.
-        LayerSchedule& ls = sched.layers[size_t(last)];
-        for (int64_t tz : tileCandidates(ld.DzPerGroup(), opt.tiles))
-            for (int64_t ti : tileCandidates(ld.DiPerGroup(), opt.tiles)) {
-                if (stop()) return front;
-                ls.tile[size_t(Dim::z)] = tz;
-                ls.tile[size_t(Dim::i)] = ti;
-                for (int64_t h : hs)
-                    for (int64_t w : ws)
-                        evaluateOne(OutputTile{h, w}, false);
-            }
-    } else {
-        for (int64_t h : hs) {
-            if (stop()) return front;
-            for (int64_t w : ws)
-                evaluateOne(OutputTile{h, w}, false);
-        }
-    }
-    const auto keep = paretoIndices<3>(cand.size(), [&](size_t k) {
-        return std::array{cand[k].dram, cand[k].buffer_bits, cand[k].macs};
-    });
-    for (uint32_t k : keep)
-        front.points.push_back(std::move(cand[k]));
-    return front;
-}
-
 ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptions& opt,
                       const SearchControl& control) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -170,7 +157,7 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
     const auto seqs = sequences(net);
     const size_t depth = size_t(std::max(1, opt.max_depth));
 
-    // Step 2: the segments, searched on worker threads.
+    // Step 2: the segments.
     std::vector<Unit> units;
     std::vector<std::vector<std::vector<size_t>>> unitOf(seqs.size()); // [seq][begin][len-1]
     for (size_t s = 0; s < seqs.size(); ++s) {
@@ -179,150 +166,199 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
             for (size_t len = 1; len <= depth && b + len <= seqs[s].size(); ++len) {
                 unitOf[s][b].push_back(units.size());
                 units.push_back({s, b, len});
+                res.segment_layers.emplace_back(seqs[s].begin() + std::ptrdiff_t(b),
+                                                seqs[s].begin() + std::ptrdiff_t(b + len));
             }
     }
     res.segments = int64_t(units.size());
     res.segment_fronts.resize(units.size());
+    const std::vector<size_t> rep = sharedUnits(
+        net, res.segment_layers, opt.share_equal_segments && opt.strategy == Strategy::recompute);
+    // Longest segments first: they take longest, so the threads end evenly.
+    std::vector<size_t> order;
+    for (size_t u = 0; u < units.size(); ++u)
+        if (rep[u] == u) order.push_back(u);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return units[a].length > units[b].length; });
+    res.segments_searched = int64_t(order.size());
+
+    WorkPool pool(opt.threads);
     SegmentSearchOptions so;
     so.tiles = opt.tiles;
     so.levels = opt.levels;
     so.allow_recompute = opt.allow_recompute;
     so.try_resident_weights = opt.try_resident_weights;
     so.max_buffer_bits = opt.max_buffer_bytes > 0 ? opt.max_buffer_bytes * 8 : 0;
+    so.pool = &pool;
+    segment::OptionCache optionCache;
+    so.options = &optionCache;
 
     std::atomic<bool> stop{false};
-    auto cancelled = [&] { return stop.load() || control.cancelled(); };
-    // The workers poll one flag: the caller's, forwarded by the waiting thread below.
-    std::atomic<size_t> next{0}, done{0};
-    std::mutex m;
-    std::condition_variable cv;
-    // Longest segments first: they take longest, so the pool ends evenly.
-    std::vector<size_t> order(units.size());
-    for (size_t k = 0; k < order.size(); ++k)
-        order[k] = k;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return units[a].length > units[b].length; });
-    auto worker = [&] {
-        for (;;) {
-            const size_t k = next.fetch_add(1);
-            if (k >= order.size() || stop.load()) break;
-            const Unit& u = units[order[k]];
-            const std::vector<LayerId> chain(seqs[u.sequence].begin() + std::ptrdiff_t(u.begin),
-                                             seqs[u.sequence].begin() +
-                                                 std::ptrdiff_t(u.begin + u.length));
-            SegmentFront f = opt.strategy == Strategy::recompute
-                                 ? searchSegment(net, hw, chain, so, &stop)
-                                 : searchSegmentByModel(net, hw, chain, opt.strategy, opt, &stop);
-            res.segment_fronts[order[k]] = std::move(f);
-            done.fetch_add(1);
-            cv.notify_all();
-        }
-        cv.notify_all();
+    std::atomic<size_t> searched{0}, combined{0};
+    std::atomic<int64_t> combinations{0};
+    std::vector<PartialFront> network(1);
+    network[0].costs = {FrontCost{0, 0, 0}};
+    network[0].refs = {-1};
+    // Bounds: the time limit, and each combination step's share of the points left to keep.
+    auto pastDeadline = [&] {
+        return opt.time_limit_s > 0 &&
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >
+                   opt.time_limit_s;
     };
-    const int nThreads =
-        std::max(1, opt.threads > 0 ? opt.threads : int(std::thread::hardware_concurrency()));
-    {
-        std::vector<std::thread> pool;
-        for (int t = 0; t < nThreads; ++t)
-            pool.emplace_back(worker);
-        std::unique_lock lock(m);
-        while (done.load() < units.size()) {
-            cv.wait_for(lock, std::chrono::milliseconds(20));
-            if (control.cancelled()) stop.store(true);
-            if (stop.load()) break;
-            control.report(0.9 * double(done.load()) / double(std::max<size_t>(1, units.size())),
-                           "segments");
+    int64_t steps = int64_t(seqs.size()), keptSoFar = 0; // combination steps to do; points kept
+    for (const auto& seq : seqs)
+        steps += int64_t(seq.size());
+    constexpr int64_t kSmallestShare = 500;
+    auto bound = [&](std::vector<CombinedPoint>& front) {
+        int64_t share = INT64_MAX;
+        if (opt.max_kept_points > 0)
+            share = std::max(kSmallestShare,
+                             (opt.max_kept_points - keptSoFar) / std::max<int64_t>(1, steps));
+        if (pastDeadline()) share = kSmallestShare;
+        --steps;
+        if (int64_t(front.size()) > share) {
+            std::vector<std::array<int64_t, 3>> costs;
+            costs.reserve(front.size());
+            for (const CombinedPoint& c : front)
+                costs.push_back({c.cost.acc, c.cost.bits, c.cost.macs});
+            const ThinnedFront t = thinCosts(costs, size_t(share), &pool);
+            std::vector<CombinedPoint> thinned;
+            thinned.reserve(t.kept.size());
+            for (size_t k : t.kept)
+                thinned.push_back(front[k]);
+            res.limits.thinned_steps += 1;
+            res.limits.dropped_points += int64_t(front.size() - thinned.size());
+            res.limits.factor *= 1 + t.epsilon;
+            front.swap(thinned);
         }
-        lock.unlock();
-        for (auto& t : pool)
-            t.join();
+        keptSoFar += int64_t(front.size());
+    };
+    // Across processes: each searches its share of `order`, the root gathers the fronts.
+    Distribution* dist =
+        opt.distribution && opt.distribution->size() > 1 ? opt.distribution : nullptr;
+    std::vector<size_t> mine(order.size());
+    std::iota(mine.begin(), mine.end(), size_t(0));
+    if (dist) {
+        std::vector<double> cost;
+        for (size_t u : order)
+            cost.push_back(segmentCostEstimate(net, res.segment_layers[u]));
+        mine = assignedPieces(cost, dist->rank(), dist->size());
     }
-    for (const SegmentFront& f : res.segment_fronts) {
-        res.evaluations += f.evaluations;
-        if (f.cancelled) stop.store(true);
-    }
+    auto gatherFronts = [&] {
+        std::vector<std::pair<size_t, std::string>> made;
+        for (size_t k : mine) {
+            const auto& f = res.segment_fronts[order[k]];
+            made.emplace_back(k, encodeSegmentFront(f ? *f : SegmentFront{{}, {}, 0, true}));
+        }
+        const std::vector<std::string> all = dist->gather(order.size(), made);
+        if (dist->rank() != 0) return false;
+        for (size_t k = 0; k < order.size(); ++k) {
+            auto f = decodeSegmentFront(all[k]);
+            if (!f) throw std::runtime_error("a process sent a segment front that does not decode");
+            if (f->cancelled) stop = true;
+            res.segment_fronts[order[k]] = std::make_shared<SegmentFront>(std::move(*f));
+        }
+        return true;
+    };
+    auto work = [&] {
+        parallelFor(&pool, mine.size(), [&](size_t m) {
+            if (stop) return;
+            const size_t u = order[mine[m]];
+            if (units[u].length > 1 && pastDeadline()) {
+                auto f = std::make_shared<SegmentFront>();
+                f->skipped = true;
+                res.segment_fronts[u] = std::move(f);
+                ++searched;
+                return;
+            }
+            auto f = std::make_shared<SegmentFront>(
+                opt.strategy == Strategy::recompute
+                    ? searchSegment(net, hw, res.segment_layers[u], so, &stop)
+                    : searchSegmentByModel(net, hw, res.segment_layers[u], opt.strategy, opt,
+                                           &stop));
+            if (f->cancelled) stop = true;
+            res.segment_fronts[u] = std::move(f);
+            ++searched;
+        });
+        if (dist && !gatherFronts()) {
+            res.worker = true;
+            return;
+        }
+        if (stop) return;
+        for (size_t u = 0; u < units.size(); ++u)
+            res.segment_fronts[u] = res.segment_fronts[rep[u]];
+        std::map<const SegmentFront*, std::vector<FrontCost>> segCosts;
+        for (size_t u : order)
+            segCosts[res.segment_fronts[u].get()] = costsOf(*res.segment_fronts[u]);
+
+        // Steps 3 and 4: partitions of each sequence, then the network.
+        for (size_t s = 0; s < seqs.size() && !stop; ++s) {
+            const size_t n = seqs[s].size();
+            std::vector<PartialFront> F(n + 1);
+            F[0].costs = {FrontCost{0, 0, 0}};
+            F[0].refs = {-1};
+            for (size_t j = 1; j <= n && !stop; ++j) {
+                std::vector<CombineInput> inputs;
+                std::vector<size_t> from; // i of each input
+                for (size_t i = j > depth ? j - depth : 0; i < j; ++i) {
+                    const size_t u = unitOf[s][i][j - i - 1];
+                    inputs.push_back({&F[i].costs, &segCosts[res.segment_fronts[u].get()]});
+                    from.push_back(i);
+                }
+                int64_t pairs = 0;
+                auto kept = combineFronts(inputs, &pool, &pairs, &stop);
+                combinations += pairs;
+                bound(kept);
+                for (const CombinedPoint& c : kept) {
+                    const size_t i = from[c.input];
+                    res.nodes.push_back({F[i].refs[c.a], uint32_t(unitOf[s][i][j - i - 1]), c.b});
+                    F[j].costs.push_back(c.cost);
+                    F[j].refs.push_back(int32_t(res.nodes.size() - 1));
+                }
+                if (j > depth) F[j - depth] = {}; // no longer reachable from a later j
+            }
+            int64_t pairs = 0;
+            auto kept = combineFronts({{&network[0].costs, &F[n].costs}}, &pool, &pairs, &stop);
+            combinations += pairs;
+            bound(kept);
+            PartialFront next;
+            for (const CombinedPoint& c : kept) {
+                res.links.push_back({network[0].refs[c.a], F[n].refs[c.b]});
+                next.costs.push_back(c.cost);
+                next.refs.push_back(int32_t(res.links.size() - 1));
+            }
+            network[0] = std::move(next);
+            ++combined;
+        }
+    };
+    runReporting(control, stop, work, [&]() -> std::pair<double, std::string> {
+        if (searched.load() < order.size())
+            return {0.9 * double(searched.load()) / double(std::max<size_t>(1, order.size())),
+                    "segments"};
+        return {0.9 + 0.1 * double(combined.load()) / double(std::max<size_t>(1, seqs.size())),
+                "combining"};
+    });
+    res.combinations = combinations.load();
+    for (size_t u : order) // the searches made; the segments sharing a front made none
+        if (const auto& f = res.segment_fronts[u]) {
+            res.evaluations += f->evaluations;
+            res.limits.skipped_segments += f->skipped ? 1 : 0;
+        }
     auto finish = [&] {
         res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return res;
     };
-    if (cancelled()) {
+    if (res.worker) return finish();
+    if (stop || control.cancelled()) {
         res.cancelled = true;
         return finish();
     }
-
-    // Steps 3 and 4: partitions of each sequence, then the network.
-    auto newNode = [&](int32_t prev, size_t segment, size_t point) {
-        res.nodes.push_back({prev, uint32_t(segment), uint32_t(point)});
-        return int32_t(res.nodes.size() - 1);
-    };
-    std::vector<Partial> network{Partial{}};
-    for (size_t s = 0; s < seqs.size(); ++s) {
-        const size_t n = seqs[s].size();
-        std::vector<std::vector<Partial>> F(n + 1);
-        F[0] = {Partial{}};
-        for (size_t j = 1; j <= n; ++j) {
-            std::vector<Partial> cand;
-            std::vector<std::array<size_t, 3>> from; // (i, index in F[i], segment point)
-            for (size_t i = j > depth ? j - depth : 0; i < j; ++i) {
-                if (cancelled()) {
-                    res.cancelled = true;
-                    return finish();
-                }
-                const size_t u = unitOf[s][i][j - i - 1];
-                const SegmentFront& sf = res.segment_fronts[u];
-                std::vector<FrontCost> segCosts;
-                segCosts.reserve(sf.points.size());
-                for (const SegmentPoint& q : sf.points)
-                    segCosts.push_back({q.dram, q.buffer_bits, q.macs});
-                sumMaxFrontPairs(costsOf(F[i]), segCosts, [&](uint32_t a, uint32_t b) {
-                    const SegmentPoint& q = sf.points[b];
-                    Partial c;
-                    if (!addOk(F[i][a].acc, q.dram, c.acc) || !addOk(F[i][a].macs, q.macs, c.macs))
-                        return;
-                    c.bits = std::max(F[i][a].bits, q.buffer_bits);
-                    cand.push_back(c);
-                    from.push_back({i, a, b});
-                });
-            }
-            res.combinations += int64_t(cand.size());
-            F[j] = keepFront(cand, [&](size_t k) {
-                const auto [i, a, b] = from[k];
-                return newNode(F[i][a].node, unitOf[s][i][j - i - 1], b);
-            });
-        }
-        // Combine with the network so far: the sequence's chain of nodes is re-linked onto
-        // the network point it joins (copying the chain keeps nodes immutable).
-        std::vector<Partial> cand;
-        std::vector<std::pair<size_t, size_t>> from;
-        if (cancelled()) {
-            res.cancelled = true;
-            return finish();
-        }
-        sumMaxFrontPairs(costsOf(network), costsOf(F[n]), [&](uint32_t a, uint32_t b) {
-            Partial c;
-            if (!addOk(network[a].acc, F[n][b].acc, c.acc) ||
-                !addOk(network[a].macs, F[n][b].macs, c.macs))
-                return;
-            c.bits = std::max(network[a].bits, F[n][b].bits);
-            cand.push_back(c);
-            from.emplace_back(a, b);
-        });
-        res.combinations += int64_t(cand.size());
-        network = keepFront(cand, [&](size_t k) {
-            const auto [a, b] = from[k];
-            int32_t prev = network[a].node;
-            for (int32_t q = F[n][b].node; q >= 0; q = res.nodes[size_t(q)].prev) {
-                const ExploreResult::Node copy = res.nodes[size_t(q)];
-                prev = newNode(prev, copy.segment, copy.point);
-            }
-            return prev;
-        });
-        control.report(0.9 + 0.1 * double(s + 1) / double(seqs.size()), "combining");
-    }
     // Buffers were compared in bits; the front is in bytes, where two may now tie.
     std::vector<ExplorePoint> pts;
-    for (const Partial& p : network)
-        pts.push_back({p.acc, (p.bits + 7) / 8, p.macs, p.node});
+    for (size_t k = 0; k < network[0].costs.size(); ++k) {
+        const FrontCost& c = network[0].costs[k];
+        pts.push_back({c.acc, (c.bits + 7) / 8, c.macs, network[0].refs[k]});
+    }
     for (uint32_t k : paretoIndices<3>(pts.size(), [&](size_t j) {
              return std::array{pts[j].buffer_bytes, pts[j].dram_accesses, pts[j].macs};
          }))

@@ -13,6 +13,77 @@
 
 namespace lf {
 
+// A two-dimensional Pareto staircase (minimization of key and value): keys ascending, values
+// strictly descending. Small ones live in a sorted vector (a binary search and one move of the
+// tail beat a tree); past kLarge entries, where moving the tail costs more, in a std::map.
+template <class Payload = char> class Staircase {
+  public:
+    // Whether an entry has key and value both no larger than (key, value).
+    bool covers(int64_t key, int64_t value) const {
+        if (large_) {
+            auto it = map_.upper_bound(key);
+            return it != map_.begin() && std::prev(it)->second.first <= value;
+        }
+        auto it = std::upper_bound(vec_.begin(), vec_.end(), key,
+                                   [](int64_t k, const Entry& e) { return k < e.key; });
+        return it != vec_.begin() && std::prev(it)->value <= value;
+    }
+    // Inserts unless covered; removes the entries the new one covers.
+    bool insert(int64_t key, int64_t value, const Payload& p = {}) {
+        if (covers(key, value)) return false;
+        if (large_) {
+            auto jt = map_.lower_bound(key);
+            while (jt != map_.end() && jt->second.first >= value)
+                jt = map_.erase(jt);
+            map_.emplace_hint(jt, key, std::pair{value, p});
+            return true;
+        }
+        auto lo = std::lower_bound(vec_.begin(), vec_.end(), key,
+                                   [](const Entry& e, int64_t k) { return e.key < k; });
+        auto hi = lo;
+        while (hi != vec_.end() && hi->value >= value)
+            ++hi;
+        if (hi != lo) {
+            *lo = {key, value, p};
+            vec_.erase(lo + 1, hi);
+        } else {
+            vec_.insert(lo, {key, value, p});
+        }
+        if (vec_.size() > kLarge) {
+            for (const Entry& e : vec_)
+                map_.emplace_hint(map_.end(), e.key, std::pair{e.value, e.payload});
+            vec_ = {};
+            large_ = true;
+        }
+        return true;
+    }
+    // f(payload) for every entry, in key order.
+    template <class F> void each(F f) const {
+        if (large_) {
+            for (const auto& [k, e] : map_)
+                f(e.second);
+        } else {
+            for (const Entry& e : vec_)
+                f(e.payload);
+        }
+    }
+    void clear() {
+        vec_.clear();
+        map_.clear();
+        large_ = false;
+    }
+
+  private:
+    static constexpr size_t kLarge = 2048;
+    struct Entry {
+        int64_t key, value;
+        Payload payload;
+    };
+    bool large_ = false;
+    std::vector<Entry> vec_;
+    std::map<int64_t, std::pair<int64_t, Payload>> map_;
+};
+
 // Indices of the non-dominated entries of `cost` (cost(i) returns a std::array<int64_t, N>),
 // in lexicographic order of their costs. Of several entries with equal costs the one with
 // the lowest index is kept, so the result does not depend on anything but the input order.
@@ -44,17 +115,9 @@ template <size_t N, class CostFn> std::vector<uint32_t> paretoIndices(size_t n, 
             }
     } else if constexpr (N == 3) {
         // Staircase over (c1, c2) of the kept points: keys ascending, values descending.
-        std::map<int64_t, int64_t> stairs;
-        for (const Entry& x : e) {
-            const int64_t a = x.c[1], b = x.c[2];
-            auto it = stairs.upper_bound(a);
-            if (it != stairs.begin() && std::prev(it)->second <= b) continue; // dominated
-            keep.push_back(x.index);
-            auto jt = stairs.lower_bound(a);
-            while (jt != stairs.end() && jt->second >= b)
-                jt = stairs.erase(jt);
-            stairs[a] = b;
-        }
+        Staircase<> stairs;
+        for (const Entry& x : e)
+            if (stairs.insert(x.c[1], x.c[2])) keep.push_back(x.index);
     } else {
         std::vector<size_t> kept; // positions in e
         for (size_t p = 0; p < e.size(); ++p) {
@@ -100,53 +163,65 @@ struct FrontCost {
     int64_t acc, bits, macs;
 };
 
+// The (accesses, MACs) staircase of sumMaxFrontPairs, with the index of each entry's point.
 class Stairs2D {
   public:
     // Inserts unless an entry with accesses and MACs both no larger is present.
-    void insert(int64_t acc, int64_t macs, uint32_t index) {
-        auto it = map_.upper_bound(acc);
-        if (it != map_.begin() && std::prev(it)->second.first <= macs) return;
-        auto jt = map_.lower_bound(acc);
-        while (jt != map_.end() && jt->second.first >= macs)
-            jt = map_.erase(jt);
-        map_.emplace_hint(jt, acc, std::pair{macs, index});
-    }
-    template <class F> void each(F f) const {
-        for (const auto& [acc, e] : map_)
-            f(e.second);
-    }
-    void clear() { map_.clear(); }
+    void insert(int64_t acc, int64_t macs, uint32_t index) { s_.insert(acc, macs, index); }
+    template <class F> void each(F f) const { s_.each(f); }
+    void clear() { s_.clear(); }
 
   private:
-    std::map<int64_t, std::pair<int64_t, uint32_t>> map_;
+    Staircase<uint32_t> s_;
 };
+
+// The indices of a front ordered by buffer (then index): the order both sweeps walk.
+inline std::vector<uint32_t> orderByBits(const std::vector<FrontCost>& v) {
+    std::vector<uint32_t> o(v.size());
+    for (size_t k = 0; k < o.size(); ++k)
+        o[k] = uint32_t(k);
+    std::sort(o.begin(), o.end(), [&](uint32_t x, uint32_t y) {
+        return v[x].bits != v[y].bits ? v[x].bits < v[y].bits : x < y;
+    });
+    return o;
+}
+
+// The pairs of sumMaxFrontPairs from the sweep steps [first, last) of the |A| + |B| steps
+// (first sweep over A in buffer order, then the second over B), in the same order as the
+// whole walk emits them: consecutive ranges emit exactly the whole walk's pairs. `oa` and
+// `ob` are orderByBits(A) and orderByBits(B).
+template <class Emit>
+void sumMaxFrontPairsRange(const std::vector<FrontCost>& A, const std::vector<FrontCost>& B,
+                           const std::vector<uint32_t>& oa, const std::vector<uint32_t>& ob,
+                           size_t first, size_t last, Emit emit) {
+    Stairs2D st;
+    // First sweep: for a in buffer order, the b with bits(b) <= bits(a).
+    if (first < oa.size()) {
+        size_t q = 0;
+        for (size_t t = first; t < std::min(last, oa.size()); ++t) {
+            const uint32_t a = oa[t];
+            for (; q < ob.size() && B[ob[q]].bits <= A[a].bits; ++q)
+                st.insert(B[ob[q]].acc, B[ob[q]].macs, ob[q]);
+            st.each([&](uint32_t b) { emit(a, b); });
+        }
+        st.clear();
+    }
+    // Second sweep: for b in buffer order, the a with bits(a) < bits(b).
+    if (last > oa.size()) {
+        size_t q = 0;
+        for (size_t t = std::max(first, oa.size()) - oa.size(); t < last - oa.size(); ++t) {
+            const uint32_t b = ob[t];
+            for (; q < oa.size() && A[oa[q]].bits < B[b].bits; ++q)
+                st.insert(A[oa[q]].acc, A[oa[q]].macs, oa[q]);
+            st.each([&](uint32_t a) { emit(a, b); });
+        }
+    }
+}
 
 template <class Emit>
 void sumMaxFrontPairs(const std::vector<FrontCost>& A, const std::vector<FrontCost>& B, Emit emit) {
-    auto byBits = [](const std::vector<FrontCost>& v) {
-        std::vector<uint32_t> o(v.size());
-        for (size_t k = 0; k < o.size(); ++k)
-            o[k] = uint32_t(k);
-        std::sort(o.begin(), o.end(), [&](uint32_t x, uint32_t y) {
-            return v[x].bits != v[y].bits ? v[x].bits < v[y].bits : x < y;
-        });
-        return o;
-    };
-    const auto oa = byBits(A), ob = byBits(B);
-    Stairs2D st;
-    size_t q = 0;
-    for (uint32_t a : oa) { // bits(b) <= bits(a)
-        for (; q < ob.size() && B[ob[q]].bits <= A[a].bits; ++q)
-            st.insert(B[ob[q]].acc, B[ob[q]].macs, ob[q]);
-        st.each([&](uint32_t b) { emit(a, b); });
-    }
-    st.clear();
-    q = 0;
-    for (uint32_t b : ob) { // bits(a) < bits(b)
-        for (; q < oa.size() && A[oa[q]].bits < B[b].bits; ++q)
-            st.insert(A[oa[q]].acc, A[oa[q]].macs, oa[q]);
-        st.each([&](uint32_t a) { emit(a, b); });
-    }
+    const auto oa = orderByBits(A), ob = orderByBits(B);
+    sumMaxFrontPairsRange(A, B, oa, ob, 0, A.size() + B.size(), emit);
 }
 
 } // namespace lf

@@ -27,6 +27,11 @@
 
 namespace lf {
 
+class WorkPool;
+namespace segment {
+class OptionCache;
+}
+
 struct SegmentSearchOptions {
     TileSet tiles = TileSet::divisors;
     LevelSpace levels = LevelSpace::sound;
@@ -34,6 +39,9 @@ struct SegmentSearchOptions {
     bool try_resident_weights = true; // also search the variant with all weights on chip
     // > 0: branch and bound on the buffer (docs/models/convfusion.md).
     int64_t max_buffer_bits = 0;
+    bool branch_and_bound = true; // drop partial schedules a known one beats (same front)
+    WorkPool* pool = nullptr;     // splits the search's stages over these threads
+    segment::OptionCache* options = nullptr; // producer options shared between searches
 };
 
 // One Pareto point of a segment, with the schedules that rebuild it. Counts are those
@@ -53,6 +61,7 @@ struct SegmentFront {
     std::vector<SegmentPoint> points; // Pareto-optimal, sorted by (dram, buffer, macs)
     int64_t evaluations = 0;          // closed-form layer evaluations performed
     bool cancelled = false;
+    bool skipped = false; // not searched (the exploration's time limit)
 };
 
 // The front of a chain of compute layers (each the only consumer of the previous one).

@@ -2,12 +2,14 @@
 
 #include "models/energy.h"
 #include "models/evaluate_detail.h"
+#include "models/rf_level.h"
 #include "models/tso_latency.h"
 #include "network/dims.h"
 #include "search/layer_space.h"
 #include "search/objective.h"
 #include "search/pareto.h"
 #include "search/segment_search.h"
+#include "search/tile_enumerator.h"
 #include "util/checked.h"
 
 #include <algorithm>
@@ -38,13 +40,28 @@ SingleLayerCoster::SingleLayerCoster(const Network& net, const Hardware& hw, Lay
         compute_ = arrayComputeCycles(d_, type_, df, hw.pe_array.cols, hw.pe_array.rows,
                                       hw.pe_array.macs_per_pe_per_cycle, B_);
     }
-    const int64_t rfBits = satMul(hw.register_file.bytes_per_pe * 8, hw.peCount());
-    if (hw.register_file.bytes_per_pe > 0 && d_.weights)
-        rf_ = satMul(rfLevelTraffic(d_, rfBits, hw.precision), B_);
+    if (hw.register_file.bytes_per_pe > 0 && d_.weights) {
+        const Dataflow& df = unroll ? *unroll : hw.pe_array.dataflow;
+        rf_ = true;
+        unroll_ = arrayUnroll(d_, df, hw.pe_array.cols, hw.pe_array.rows, B_);
+    }
 }
 
-SingleLayerCoster::Figures
-SingleLayerCoster::figures(const CfLayerCost& c, const std::array<int64_t, 4>& T, bool full) const {
+double SingleLayerCoster::rfWords(const std::array<Dim, 4>& order) const {
+    if (!rf_) return 0;
+    auto it = rfByOrder_.find(order);
+    if (it != rfByOrder_.end()) return it->second;
+    const double w =
+        rfLevel(d_, unroll_, rfCapacityPerPe(hw_.register_file), hw_.precision, order).words *
+        double(B_);
+    rfByOrder_.emplace(order, w);
+    return w;
+}
+
+SingleLayerCoster::Figures SingleLayerCoster::figures(const CfLayerCost& c,
+                                                      const std::array<int64_t, 4>& T,
+                                                      const std::array<Dim, 4>& order,
+                                                      bool full) const {
     // As convFusionGroup + evaluateGroup for a group of one (models/convfusion_segment.cpp,
     // models/evaluate.cpp): every input comes from DRAM, Y is written with its partial sums.
     const Precision& p = hw_.precision;
@@ -96,8 +113,10 @@ SingleLayerCoster::figures(const CfLayerCost& c, const std::array<int64_t, 4>& T
         hw_.overlap == OverlapMode::serial ? satAdd(compute, memory) : std::max(compute, memory);
     EnergyCounts ec;
     ec.macs = satMul(plainMacs_, B_);
-    ec.dram = f.dram;
-    ec.sram_rf = rf_;
+    const double act = std::max(1, p.act_bits);
+    ec.dram = double(B_) * (double(input + c.acc_y_out) + double(c.acc_y_psum) * p.psum_bits / act +
+                            double(c.acc_w) * p.weight_bits / act);
+    ec.sram_rf = rfWords(order);
     f.energy_pj = energyOf(ec, hw_, double(f.buffer_bits)).total();
     return f;
 }
@@ -121,10 +140,9 @@ LayerTileResult optimizeLayerTiles(const Network& net, const Hardware& hw, Layer
     int64_t bestBits = INT64_MAX, smallestBits = INT64_MAX;
     LayerSchedule smallest;
     auto consider = [&](size_t si, const TileValue& z, const TileValue& y, const TileValue& x,
-                        const TileValue& i) {
-        const CfLayerCost c = fl.eval(list[si], z, y, x, i);
+                        const TileValue& i, const CfLayerCost& c) {
         const std::array<int64_t, 4> T{z.t, y.t, x.t, i.t};
-        const auto f = coster.figures(c, T, full);
+        const auto f = coster.figures(c, T, list[si].order, full);
         if (f.buffer_bits > capBits) {
             if (f.buffer_bits < smallestBits) {
                 smallestBits = f.buffer_bits;
@@ -149,7 +167,7 @@ LayerTileResult optimizeLayerTiles(const Network& net, const Hardware& hw, Layer
         res.schedule = smallest;
         const LayerDims& d = coster.dims();
         const CfLayerCost c = convFusionLayer(d, smallest, false);
-        const auto f = coster.figures(c, effectiveTiles(d, smallest, false), true);
+        const auto f = coster.figures(c, effectiveTiles(d, smallest, false), smallest.order, true);
         res.dram_accesses = f.dram;
         res.buffer_bytes = bitsToBytes(f.buffer_bits);
         best = coster.objective(f, opt.objective);

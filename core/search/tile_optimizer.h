@@ -21,11 +21,14 @@
 #include "hardware/hardware.h"
 #include "models/convfusion.h"
 #include "models/evaluate.h"
+#include "models/rf_level.h"
 #include "network/network.h"
 #include "schedule/schedule.h"
 #include "search/search_types.h"
 
+#include <array>
 #include <cstdint>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -47,7 +50,8 @@ struct TileSearchOptions {
 double groupObjectiveValue(const detail::GroupEval& ev, const Hardware& hw, Objective o);
 
 // evaluate()'s figures for a layer alone in a recompute group (temporal, whole array,
-// weights streamed), computed from the closed form without building a group.
+// weights streamed), computed from the closed form without building a group. Not shared
+// between threads (it caches the register-file level per loop order).
 class SingleLayerCoster {
   public:
     SingleLayerCoster(const Network& net, const Hardware& hw, LayerId id,
@@ -58,19 +62,25 @@ class SingleLayerCoster {
         int64_t latency_cycles = 0;
         double energy_pj = 0;
     };
-    // `T` the effective tiles (per group for z and i). `full` = false fills dram and
-    // buffer_bits only.
-    Figures figures(const CfLayerCost& c, const std::array<int64_t, 4>& T, bool full = true) const;
+    // `T` the effective tiles (per group for z and i), `order` the loop order (the register-file
+    // level depends on it). `full` = false fills dram and buffer_bits only.
+    Figures figures(const CfLayerCost& c, const std::array<int64_t, 4>& T,
+                    const std::array<Dim, 4>& order, bool full = true) const;
     double objective(const Figures& f, Objective o) const;
     const LayerDims& dims() const { return d_; }
 
   private:
+    double rfWords(const std::array<Dim, 4>& order) const;
+
     const Hardware& hw_;
     LayerDims d_;
     LayerType type_;
-    int64_t B_ = 1, nInputs_ = 1, compute_ = 0, rf_ = 0, plainMacs_ = 0;
+    int64_t B_ = 1, nInputs_ = 1, compute_ = 0, plainMacs_ = 0;
     bool tsoCompute_ = false;
     bool burst_ = true;
+    bool rf_ = false;
+    ArrayUnroll unroll_;
+    mutable std::map<std::array<Dim, 4>, double> rfByOrder_; // SRAM↔RF words, batch applied
 };
 
 struct LayerTileResult {

@@ -35,4 +35,14 @@ std::string quoteValue(std::string_view value, size_t max) {
     return out;
 }
 
+std::string csvField(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
 } // namespace lf

@@ -1,5 +1,5 @@
 // Locale-independent number formatting (std::to_chars: shortest round trip), and values
-// from files as error messages show them.
+// from files as error messages show them; CSV fields.
 #pragma once
 
 #include <cstddef>
@@ -15,4 +15,6 @@ std::string formatDouble(double v);
 // boundary) with "…" and the full length, so that a megabyte-long value never makes a
 // megabyte-long message. Every reader quotes values through this.
 std::string quoteValue(std::string_view value, size_t max = 64);
+// A CSV field (RFC 4180): quoted, quotes doubled, when it holds a comma, a quote or a line break.
+std::string csvField(const std::string& s);
 } // namespace lf

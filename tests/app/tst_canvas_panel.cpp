@@ -1,7 +1,9 @@
 // The DAG canvas with the mouse and keyboard (offscreen): drag a layer onto a group, rubber
-// band and Shift-click selection, zoom, find, stable relayout, colour-by heatmaps, tooltips.
+// band and Shift-click selection, zoom, find, stable relayout, colour-by heatmaps, tooltips;
+// on a deep network: Fit stops at a readable zoom, the overview, selections scroll to view.
 #include "graph/graph_canvas.h"
 #include "graph/graph_labels.h"
+#include "graph/graph_overview.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "graph/heat_legend.h"
@@ -43,7 +45,7 @@ struct Session {
         QTest::qWait(20); // dock sizes settle
     }
     template <class F> bool waitFor(F&& f) {
-        return test::editAndWait(w.studio(), std::forward<F>(f), 10000);
+        return test::editAndWait(w, std::forward<F>(f), 10000);
     }
     LayerId id(const char* name) const { return w.document()->network().find(name); }
     GraphView* view() const { return w.canvas()->view(); }
@@ -138,7 +140,54 @@ class TestCanvasPanel : public QObject {
         s.w.action(QStringLiteral("zoomFit"))->trigger();
         const QRectF visible = v->mapToScene(v->viewport()->rect()).boundingRect();
         QVERIFY(visible.contains(s.scene()->graphRect().adjusted(1, 1, -1, -1)) ||
-                v->zoom() <= GraphView::kMinZoom + 1e-9);
+                std::abs(v->zoom() - GraphView::kReadableZoom) < 1e-9);
+    }
+
+    void fitStopsAtAReadableZoomAndTheOverviewShowsTheRest() {
+        // ResNet-152 fitted whole is a hairline (a few per cent): Fit stops at the readable
+        // zoom, shows the network's start, and the overview takes the reader elsewhere.
+        Session s("resnet152");
+        s.w.action(QStringLiteral("zoomFit"))->trigger();
+        QCOMPARE(s.view()->zoom(), GraphView::kReadableZoom);
+        QVERIFY(s.viewport()->rect().contains(s.rectOf(s.id("image"))));
+        GraphOverview* overview = s.w.canvas()->overview();
+        QTRY_VERIFY(overview->isVisible());
+        QVERIFY(overview->geometry().bottom() <= s.viewport()->height());
+        // A click at the bottom of the overview brings the end of the network into sight.
+        const QRectF area = overview->graphArea();
+        QTest::mouseClick(overview, Qt::LeftButton, {},
+                          QPointF(area.center().x(), area.bottom() - 2).toPoint());
+        QVERIFY(s.viewport()->rect().intersects(s.rectOf(s.id("fc"))));
+        QVERIFY(!s.viewport()->rect().intersects(s.rectOf(s.id("image"))));
+        // A graph that fits needs no overview.
+        QVERIFY(s.waitFor([&] { s.w.files()->openBundled(QStringLiteral("l2net")); }));
+        s.w.action(QStringLiteral("zoomFit"))->trigger();
+        QTRY_VERIFY(!overview->isVisible());
+    }
+
+    void selectionsMadeElsewhereScrollTheCanvasToThem() {
+        Session s("resnet152");
+        s.w.action(QStringLiteral("zoomFit"))->trigger();
+        // The Layers dock: a row far down the network.
+        const LayerId deep = s.id("layer4.1.conv2");
+        QVERIFY(!s.viewport()->rect().intersects(s.rectOf(deep)));
+        QTableView* table = s.w.layerList()->view();
+        const QModelIndex row = table->model()->index(deep, 0);
+        QCOMPARE(row.data().toString(), QStringLiteral("layer4.1.conv2"));
+        table->selectionModel()->select(row, QItemSelectionModel::ClearAndSelect |
+                                                 QItemSelectionModel::Rows);
+        QCOMPARE(s.w.studio()->selection().layers, std::vector<LayerId>{deep});
+        QVERIFY(s.viewport()->rect().contains(s.rectOf(deep)));
+        // A chart's bar selects a group: the canvas goes there too.
+        const int group = s.w.document()->schedule().groupOf(s.id("layer2.3.conv1"));
+        s.w.studio()->setSelection(StudioSelection{{}, group});
+        QVERIFY(s.viewport()->rect().contains(s.rectOf(s.id("layer2.3.conv1"))));
+        // A click on the canvas selects what is in sight: nothing moves.
+        const int h = s.view()->horizontalScrollBar()->value();
+        const int v = s.view()->verticalScrollBar()->value();
+        QTest::mouseClick(s.viewport(), Qt::LeftButton, {}, s.at(s.id("layer2.3.conv1")));
+        QCOMPARE(s.view()->horizontalScrollBar()->value(), h);
+        QCOMPARE(s.view()->verticalScrollBar()->value(), v);
     }
 
     void findALayer() {
@@ -198,6 +247,8 @@ class TestCanvasPanel : public QObject {
         QVERIFY(applied);
         QVERIFY(std::abs(s.view()->verticalScrollBar()->value() - scrollBefore) > 20);
         QVERIFY((s.at(anchor) - before).manhattanLength() <= 2);
+        // The overview lies over the viewport in the window but is no part of its paint.
+        s.w.canvas()->overview()->hide();
         QTest::qWait(100); // the queued paint events reach the backing store
         const QRect inWindow(s.viewport()->mapTo(&s.w, QPoint(0, 0)), s.viewport()->size());
         const QImage shown = QGuiApplication::primaryScreen()

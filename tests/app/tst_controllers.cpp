@@ -192,6 +192,7 @@ class TestControllers : public QObject {
             b.doc()->fuse({b.id("conv1"), b.id("conv2")});
         }));
         recovery.autosave();
+        recovery.waitForWrites();
         QCOMPARE(QDir(dir.filePath("recovery")).entryList({"*.lfproj"}).size(), 1);
         // Opening the saved project (changes discarded) brings back its two groups.
         QVERIFY(test::editAndWait(&b.studio, [&] { QVERIFY(files.openPath(project)); }));

@@ -10,6 +10,7 @@
 #include <QAction>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -204,7 +205,7 @@ layers:
         QCOMPARE(t.w.document()->undoStack()->count(), 0);
     }
 
-    void timeloopAndStreamExports() {
+    void timeloopZigZagAndStreamExports() {
         Window t;
         QVERIFY(t.open("resnet18"));
         QTemporaryDir dir;
@@ -224,20 +225,39 @@ layers:
         QVERIFY(t.editAndWait([&] {
             t.w.document()->fuse({t.id("layer1.0.conv1"), t.id("layer1.0.conv2")});
         }));
-        const QString stream = dir.filePath(QStringLiteral("resnet18.stream.yaml"));
+        const QString stream = dir.filePath(QStringLiteral("stream"));
         QVERIFY(t.exchange->exportStream(stream));
-        const YAML::Node s = YAML::LoadFile(stream.toStdString());
-        QVERIFY(s["layer_stacks"]);
-        bool stackOfTwo = false;
-        for (const YAML::Node& stack : s["layer_stacks"])
-            stackOfTwo = stackOfTwo || stack.size() == 2;
-        QVERIFY(stackOfTwo);
+        QVERIFY(QFile::exists(stream + QStringLiteral("/workload.onnx")));
+        const YAML::Node s =
+            YAML::LoadFile((stream + QStringLiteral("/mapping.yaml")).toStdString());
+        bool fusedPair = false; // the two convolutions (and the first one's ReLU)
+        for (const YAML::Node& g : s["fused_groups"])
+            fusedPair = fusedPair || g["layers"].size() == 3;
+        QVERIFY(fusedPair);
+        QVERIFY(t.exchange->lastMessage().contains(QStringLiteral("Stream")));
+        // ZigZag: the three files; the fused pair is named in the workload's header and the
+        // status message counts the notes.
+        const QString zz = dir.filePath(QStringLiteral("zigzag"));
+        QVERIFY(t.exchange->exportZigZag(zz));
+        for (const char* f : {"workload.yaml", "accelerator.yaml", "mapping.yaml"})
+            QVERIFY2(QFile::exists(zz + QLatin1Char('/') + QLatin1String(f)), f);
+        QVERIFY(test::readBytes(zz + QStringLiteral("/workload.yaml"))
+                    .find("(layer1.0.conv1, layer1.0.conv2)") != std::string::npos);
+        QVERIFY(t.exchange->lastMessage().contains(QStringLiteral("note")));
         // The fused layers are no longer exported to Timeloop.
         const QString out2 = dir.filePath(QStringLiteral("timeloop2"));
         QVERIFY(t.exchange->exportTimeloop(out2));
         QCOMPARE(QDir(out2).entryList({QStringLiteral("*.yaml")}, QDir::Files).size(),
                  expected - 2);
         QVERIFY(t.errors.isEmpty());
+
+        // A network Stream cannot take: an error, nothing written.
+        QVERIFY(t.open("mobilenetv2"));
+        QString why;
+        QVERIFY(!t.exchange->exportStream(dir.filePath(QStringLiteral("mb")), &why));
+        QVERIFY2(why.contains(QStringLiteral("depthwise")), qPrintable(why));
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("mb"))));
+        QCOMPARE(t.errors.size(), 1);
     }
 };
 

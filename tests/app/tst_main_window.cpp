@@ -321,6 +321,7 @@ class TestMainWindow : public QObject {
         QCOMPARE(w.document()->filePath(), QStringLiteral("/home/someone/work.lfproj"));
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("crashed.lfproj"))));
         // The restored work is autosaved by this session at once.
+        w.recovery()->waitForWrites();
         const QStringList now = QDir(dir.path()).entryList({QStringLiteral("*.lfproj")});
         QCOMPARE(now.size(), 1);
         auto again = loadProjectFile(dir.filePath(now.front()).toStdString());

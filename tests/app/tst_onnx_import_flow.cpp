@@ -1,6 +1,7 @@
 // File ▸ Import ONNX in the studio (offscreen): a real third-party model with its dynamic
 // input size asked for, a truncated model and a file that is no model (error, document
-// kept), unsupported operators declined or loaded as opaque layers, a fixed-size model.
+// kept), unsupported operators declined or loaded as opaque layers, a fixed-size model; the
+// progress dialog never covers the shape question; the import report afterwards.
 #include "controllers/exchange_controller.h"
 #include "controllers/onnx_import_flow.h"
 #include "net_text.h"
@@ -8,11 +9,17 @@
 #include "studio_window.h"
 #include "test_support.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QDialog>
 #include <QFile>
+#include <QPlainTextEdit>
+#include <QProgressDialog>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QUndoStack>
 
 using namespace lf;
@@ -185,6 +192,67 @@ class TestOnnxImportFlow : public QObject {
         QCOMPARE(test::countType(net, LayerType::opaque), 2);
         QCOMPARE(test::L(net, "c2").out, (Shape{4, 6, 6}));
         QVERIFY(message.contains(QLatin1String("2 opaque")));
+        // The report lists what became of the unsupported nodes.
+        QVERIFY(t.flow->reportText().contains(QLatin1String("node 'foo'")));
+    }
+
+    void theProgressDialogNeverCoversTheShapeQuestion() {
+        // Reading the model ends before the progress dialog's delay; its timer must not bring
+        // the dialog up later, window-modal over the Input Shape dialog (which then ignored
+        // every click but the progress dialog's Cancel).
+        Window t;
+        QVERIFY(t.open("l2net"));
+        bool asked = false, shapeModal = false, progressShown = false;
+        QTimer poll;
+        poll.setInterval(20);
+        QObject::connect(&poll, &QTimer::timeout, [&] {
+            for (QWidget* w : QApplication::topLevelWidgets()) {
+                if (w->objectName() != QLatin1String("onnxInputShapeDialog") || !w->isVisible())
+                    continue;
+                poll.stop();
+                asked = true;
+                QTest::qWait(900); // well past the progress dialog's 400 ms delay
+                for (QWidget* other : QApplication::topLevelWidgets())
+                    if (qobject_cast<QProgressDialog*>(other) && other->isVisible())
+                        progressShown = true;
+                shapeModal = QApplication::activeModalWidget() == w;
+                static_cast<QDialog*>(w)->accept();
+                return;
+            }
+        });
+        poll.start();
+        const auto [ok, message] =
+            t.import(test::testData(QStringLiteral("onnx/ch_ppocr_mobile_v2.0_cls_infer.onnx")));
+        QVERIFY(asked);
+        QVERIFY(!progressShown);
+        QVERIFY(shapeModal);
+        QVERIFY2(ok, qPrintable(message));
+    }
+
+    void theImportReportIsShownAfterAnImport() {
+        Window t;
+        QAction* report = t.w.action(QStringLiteral("onnxReport"));
+        QVERIFY(report);
+        QVERIFY(!report->isEnabled()); // nothing imported yet
+        t.flow->inputShapePrompt = [](const OnnxModelInfo&, const std::vector<int64_t>&,
+                                      const QString&) {
+            return std::optional(std::vector<int64_t>{3, 48, 192});
+        };
+        const auto [ok, message] =
+            t.import(test::testData(QStringLiteral("onnx/ch_ppocr_mobile_v2.0_cls_infer.onnx")));
+        QVERIFY2(ok, qPrintable(message));
+        QVERIFY(report->isEnabled());
+        report->trigger();
+        auto* dialog = t.w.findChild<QDialog*>(QStringLiteral("onnxReportDialog"));
+        QVERIFY(dialog && dialog->isVisible());
+        QVERIFY(!dialog->isModal()); // it may stay open beside the graph
+        const QString text =
+            dialog->findChild<QPlainTextEdit*>(QStringLiteral("onnxReportText"))->toPlainText();
+        QVERIFY(text.startsWith(QLatin1String("Import report for ")));
+        QVERIFY(text.contains(QLatin1String("ch_ppocr_mobile_v2.0_cls_infer.onnx")));
+        QVERIFY(text.contains(QLatin1String("network: 82 layers")));
+        QVERIFY(text.contains(QLatin1String("folded into layers: ")));
+        dialog->close();
     }
 };
 

@@ -1,6 +1,7 @@
 // Benchmarks of the embedded models (issue 3): full evaluate of ResNet-50 and of a
 // 1,000-layer chain with the default schedule, re-evaluation after one group edit, and
 // single-layer closed-form evaluations per second (the inner loop of every search).
+#include "bench_inputs.h"
 #include "examples/bundled.h"
 #include "io/network_yaml.h"
 #include "models/convfusion.h"
@@ -14,20 +15,10 @@
 #include <string>
 
 using namespace lf;
+using lf::bench::hardware;
+using lf::bench::load;
 
 namespace {
-
-Network load(const char* name) {
-    auto r = loadBundledNetwork(name);
-    if (!r) throw std::runtime_error(r.error().toString());
-    return *r;
-}
-
-Hardware hardware() {
-    auto r = loadBundledHardware(kDefaultHardware);
-    if (!r) throw std::runtime_error(r.error().toString());
-    return *r;
-}
 
 Network chain(int n) {
     auto r = readNetworkYaml(test::chainYaml(n), "chain");

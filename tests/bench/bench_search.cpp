@@ -8,11 +8,13 @@
 //    divisor tiles), with layer evaluations per second over all threads.
 //  - The single-layer evaluator's inner loop, one thread.
 //  - TSO slicing of ResNet-50 on the NMP preset.
+#include "bench_inputs.h"
 #include "examples/bundled.h"
+#include "models/convfusion.h"
 #include "network/dims.h"
-#include "search/layer_space.h"
 #include "search/optimus_fuser.h"
 #include "search/pareto.h"
+#include "search/tile_enumerator.h"
 #include "search/tso_search.h"
 
 #include <benchmark/benchmark.h>
@@ -20,14 +22,9 @@
 #include <stdexcept>
 
 using namespace lf;
+using lf::bench::load;
 
 namespace {
-
-Network load(const char* name) {
-    auto r = loadBundledNetwork(name);
-    if (!r) throw std::runtime_error(r.error().toString());
-    return *r;
-}
 
 Hardware hardware(const char* name) {
     auto r = loadBundledHardware(name);
@@ -153,28 +150,86 @@ BENCHMARK(BM_ExploreResNet50)
     ->Repetitions(3)
     ->ReportAggregatesOnly(true);
 
-// The inner loop of every search: one structure × tile vector through the closed form.
+// The inner loop of every search: every structure × tile vector of a layer through the
+// closed form, one core, in three ways measured side by side: the batched closed form the
+// searches use (search/closed_form_batch.h), the per-schedule FastLayer::eval of the previous
+// enumerator, and the scalar reference convFusionLayer (one LayerSchedule per visit). The
+// visitor reads what the searches read (buffers, accesses, Trans_X, the demanded extents).
+enum class Kernel { batched, perSchedule, scalar };
+
+template <class Visit>
+void previousEnumerator(const FastLayer& fl, const std::vector<LevelStructure>& list, TileSet set,
+                        int64_t& evals, Visit visit) {
+    const std::array<std::vector<TileValue>, 4> cand{
+        fl.candidates(Dim::z, set), fl.candidates(Dim::y, set), fl.candidates(Dim::x, set),
+        fl.candidates(Dim::i, set)};
+    for (size_t si = 0; si < list.size(); ++si) {
+        const LevelStructure& s = list[si];
+        auto span = [&](Dim d) {
+            const auto& c = cand[size_t(d)];
+            return (s.relevant & dimBit(d)) ? std::pair{c.data(), c.data() + c.size()}
+                                            : std::pair{&c.back(), &c.back() + 1};
+        };
+        const auto [z0, z1] = span(Dim::z);
+        const auto [y0, y1] = span(Dim::y);
+        const auto [x0, x1] = span(Dim::x);
+        const auto [i0, i1] = span(Dim::i);
+        for (auto z = z0; z != z1; ++z)
+            for (auto y = y0; y != y1; ++y)
+                for (auto x = x0; x != x1; ++x)
+                    for (auto i = i0; i != i1; ++i) {
+                        ++evals;
+                        visit(si, *z, *y, *x, *i);
+                    }
+    }
+}
+
 void BM_LayerEvaluations(benchmark::State& st) {
+    const auto kernel = Kernel(st.range(0));
     const Network net = load("resnet50");
     const LayerDims d = layerDims(net, net.find("layer2.0.conv2"));
     const FastLayer fl(d, false);
     const auto& list = levelStructures(false, LevelSpace::sound);
     const TileEnumerator en(fl, TileSet::divisors);
     int64_t evals = 0, sink = 0;
+    auto use = [&](const CfLayerCost& c) {
+        sink += c.buf_x + c.buf_w + c.buf_y + c.acc_x + c.acc_w + c.acc_y_psum + c.trans_x +
+                c.ext_x + c.ext_y + c.ext_c;
+        return c.buf_x;
+    };
     for (auto _ : st) {
-        en.run(list, INT64_MAX, nullptr, evals,
-               [&](size_t si, const TileValue& z, const TileValue& y, const TileValue& x,
-                   const TileValue& i) {
-                   const CfLayerCost c = fl.eval(list[si], z, y, x, i);
-                   sink += c.acc_x + c.acc_w;
-                   return c.buf_x;
-               });
+        switch (kernel) {
+        case Kernel::batched:
+            en.run(list, INT64_MAX, nullptr, evals,
+                   [&](size_t, const TileValue&, const TileValue&, const TileValue&,
+                       const TileValue&, const CfLayerCost& c) { return use(c); });
+            break;
+        case Kernel::perSchedule:
+            previousEnumerator(
+                fl, list, TileSet::divisors, evals,
+                [&](size_t si, const TileValue& z, const TileValue& y, const TileValue& x,
+                    const TileValue& i) { return use(fl.eval(list[si], z, y, x, i)); });
+            break;
+        case Kernel::scalar:
+            previousEnumerator(
+                fl, list, TileSet::divisors, evals,
+                [&](size_t si, const TileValue& z, const TileValue& y, const TileValue& x,
+                    const TileValue& i) {
+                    return use(convFusionLayer(d, list[si].schedule({z.t, y.t, x.t, i.t}), false));
+                });
+            break;
+        }
     }
     benchmark::DoNotOptimize(sink);
     st.SetItemsProcessed(evals);
+    st.SetLabel(kernel == Kernel::batched       ? "batched closed form"
+                : kernel == Kernel::perSchedule ? "per schedule (previous)"
+                                                : "scalar reference convFusionLayer");
 }
 BENCHMARK(BM_LayerEvaluations)
+    ->DenseRange(0, 2)
     ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
     ->Repetitions(5)
     ->ReportAggregatesOnly(true);
 

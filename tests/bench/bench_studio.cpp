@@ -28,6 +28,7 @@
 #include <QTimer>
 #include <QUndoStack>
 
+#include <algorithm>
 #include <chrono>
 #include <clocale>
 #include <stdexcept>
@@ -67,30 +68,147 @@ bool waitPublished(MainWindow& w, int timeoutMs = 10000) {
     return got;
 }
 
+// Counts the layouts that reached the canvas; waits (event loop running) for the next ones.
+class LayoutCounter {
+  public:
+    explicit LayoutCounter(MainWindow& w) {
+        QObject::connect(w.canvas(), &graph::GraphCanvas::layoutApplied, &loop_, [this] {
+            ++count_;
+            loop_.quit();
+        });
+    }
+    int count() const { return count_; }
+    // Until more than `seen` layouts arrived.
+    bool waitPast(int seen, int timeoutMs) {
+        QTimer timeout;
+        timeout.setSingleShot(true);
+        QObject::connect(&timeout, &QTimer::timeout, &loop_, &QEventLoop::quit);
+        timeout.start(timeoutMs);
+        while (count_ <= seen && timeout.isActive())
+            loop_.exec();
+        return count_ > seen;
+    }
+
+  private:
+    QEventLoop loop_;
+    int count_ = 0;
+};
+
+// A watchdog on the GUI thread: a timer every 2 ms, the longest gap between two ticks minus
+// the period is the longest stall of the event loop.
+class StallWatch {
+  public:
+    StallWatch() {
+        timer_.setTimerType(Qt::PreciseTimer);
+        timer_.setInterval(kPeriodMs);
+        QObject::connect(&timer_, &QTimer::timeout, [this] {
+            const qint64 now = clock_.nsecsElapsed();
+            longestNs_ = std::max(longestNs_, now - lastNs_);
+            lastNs_ = now;
+        });
+        clock_.start();
+        timer_.start();
+    }
+    // The longest stall since the last call, in milliseconds.
+    double takeLongestMs() {
+        const double ms = std::max(0.0, double(longestNs_) / 1e6 - kPeriodMs);
+        longestNs_ = 0;
+        lastNs_ = clock_.nsecsElapsed();
+        return ms;
+    }
+
+  private:
+    static constexpr int kPeriodMs = 2;
+    QTimer timer_;
+    QElapsedTimer clock_;
+    qint64 lastNs_ = 0;
+    qint64 longestNs_ = 0;
+};
+
 // Edit → evaluated on the worker → every panel, chart and the canvas updated and repainted.
-void BM_EditToUpdateResNet50(benchmark::State& state) {
+// Fuses two layers and undoes it, alternately.
+// `untilLaidOut`: until the canvas also shows the edit's new layout (made off the GUI thread).
+void editToUpdate(benchmark::State& state, const char* network, const char* a, const char* b,
+                  bool untilLaidOut = false) {
     MainWindow w(benchOptions());
     w.resize(1280, 800);
     w.show();
-    w.files()->openBundled(QStringLiteral("resnet50"));
+    LayoutCounter layouts(w);
+    w.files()->openBundled(QString::fromLatin1(network));
     if (!waitPublished(w)) state.SkipWithError("no first state");
+    if (!layouts.waitPast(0, 30000)) state.SkipWithError("no first layout");
     const Network& net = w.document()->network();
-    const std::vector<LayerId> layers{net.find("layer2.1.conv1"), net.find("layer2.1.conv2")};
+    const std::vector<LayerId> layers{net.find(a), net.find(b)};
     bool fused = false;
     for (auto _ : state) {
         const auto start = std::chrono::steady_clock::now();
+        const int seen = layouts.count();
         if (!fused)
             w.document()->fuse(layers);
         else
             w.document()->undoStack()->undo();
         fused = !fused;
         if (!waitPublished(w)) state.SkipWithError("no state");
+        if (untilLaidOut && !layouts.waitPast(seen, 30000)) state.SkipWithError("no layout");
         QCoreApplication::processEvents(); // the repaint the update scheduled
         state.SetIterationTime(
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
+    state.counters["layers"] = double(net.size());
+}
+
+void BM_EditToUpdateResNet50(benchmark::State& state) {
+    editToUpdate(state, "resnet50", "layer2.1.conv1", "layer2.1.conv2");
 }
 BENCHMARK(BM_EditToUpdateResNet50)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(40);
+
+void BM_EditToUpdateResNet152(benchmark::State& state) {
+    editToUpdate(state, "resnet152", "layer3.10.conv1", "layer3.10.conv2");
+}
+BENCHMARK(BM_EditToUpdateResNet152)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(40);
+
+void BM_EditToLayoutResNet152(benchmark::State& state) {
+    editToUpdate(state, "resnet152", "layer3.10.conv1", "layer3.10.conv2", true);
+}
+BENCHMARK(BM_EditToLayoutResNet152)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(20);
+
+// The longest time the GUI thread did not run its event loop while a 5,000-layer network is
+// edited (fuse, undo), each edit waited for until its new layout is on the canvas: a 2 ms
+// watchdog timer records the largest gap between its ticks. The opening of the network is
+// measured apart (open_stall_ms).
+void BM_GuiStall5000Layers(benchmark::State& state) {
+    MainWindow w(benchOptions());
+    w.resize(1280, 800);
+    w.show();
+    const Network net = test::residualChain(1666);
+    auto hw = loadBundledHardware(kDefaultHardware);
+    StallWatch watch;
+    LayoutCounter layouts(w);
+    w.document()->reset(net, hw ? *hw : Hardware{}, defaultSchedule(net, hw ? *hw : Hardware{}));
+    if (!layouts.waitPast(0, 300000)) state.SkipWithError("no first layout");
+    const double openStall = watch.takeLongestMs();
+    const std::vector<LayerId> layers{net.find("b800c1"), net.find("b800c2")};
+    bool fused = false;
+    double longest = 0;
+    for (auto _ : state) {
+        watch.takeLongestMs();
+        const int seen = layouts.count();
+        if (!fused)
+            w.document()->fuse(layers);
+        else
+            w.document()->undoStack()->undo();
+        fused = !fused;
+        if (!layouts.waitPast(seen, 300000)) state.SkipWithError("no layout");
+        QCoreApplication::processEvents();
+        const double stall = watch.takeLongestMs();
+        longest = std::max(longest, stall);
+        state.SetIterationTime(stall / 1000.0);
+    }
+    state.counters["layers"] = double(net.size());
+    state.counters["longest_stall_ms"] = longest;
+    state.counters["open_stall_ms"] = openStall;
+}
+BENCHMARK(BM_GuiStall5000Layers)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(6);
 
 // `layerfuse --quit-after-first-paint`: process start to the first painted canvas.
 void BM_StartToFirstPaint(benchmark::State& state) {

@@ -2,9 +2,9 @@
 // 40 nm SRAM fit E_SRAM(s) = 0.012·√s + 4.61 and its banked model
 // E_SRAM(min(s, 16e4))·(1 + 3.05e-3·log2⌈s/16e4⌉) (ConvFusion §VII-A/B), the access counts with
 // and without a register file (ConvFusion §VII-A: SRAM = 4·MACs + DRAM; ConvFusion §VII-C: RF =
-// 4·MACs, SRAM = DRAM + SRAM↔RF), the RF-level traffic (never below the compulsory traffic, never
-// worse with more capacity), and HW-Flow-Fusion's HWFF Table 4 presets through evaluate's energy
-// split.
+// 4·MACs, SRAM = DRAM + SRAM↔RF; the register-file level itself is tested in tst_rf_level),
+// traffic counted in words of act_bits, and HW-Flow-Fusion's HWFF Table 4 presets through
+// evaluate's energy split.
 
 #include "examples/bundled.h"
 #include "models/energy.h"
@@ -15,7 +15,6 @@
 #include <QtTest>
 
 #include <cmath>
-#include <random>
 
 using namespace lf;
 
@@ -28,13 +27,6 @@ bool close(double a, double b) {
 #define QCLOSE(a, b)                                                                               \
     QVERIFY2(close((a), (b)),                                                                      \
              qPrintable(QString("%1 != %2").arg((a), 0, 'g', 17).arg((b), 0, 'g', 17)))
-
-// Each input (inside the windows), each weight and each output moved exactly once.
-int64_t compulsory(const LayerDims& d) {
-    const int64_t in = d.Di * std::min(d.in_w, (d.Dx - 1) * d.Sx + d.Dm) *
-                       std::min(d.in_h, (d.Dy - 1) * d.Sy + d.Dn);
-    return in + d.Dz * d.Di * d.Dm * d.Dn + d.Dx * d.Dy * d.Dz;
-}
 
 // x 4×8×8 → 3×3 conv → 4×6×6: MACs 6·6·4·4·9 = 5184; input 256, weights 144, outputs 144.
 const char* kSmall = R"(format: layerfuse/network@1
@@ -106,7 +98,7 @@ class TstEnergy : public QObject {
         QCLOSE(sramAccessPj(c, 123456), 26.7);
     }
 
-    // The counts of ConvFusion §VII-A and ConvFusion §VII-C. 1000 MACs, 300 DRAM accesses, SRAM of
+    // The counts of ConvFusion §VII-A and ConvFusion §VII-C. 1000 MACs, 300 DRAM words, SRAM of
     // 1e4 bits (5.81 pJ).
     void energyWithAndWithoutRf() {
         Hardware hw;
@@ -133,60 +125,13 @@ class TstEnergy : public QObject {
         QCLOSE(e.dram, 336000.0);
     }
 
-    // RF-level traffic: never below compulsory, non-increasing in capacity, compulsory once
-    // the whole layer fits; 3 accesses per MAC when nothing fits.
-    void rfLevelTrafficBounds() {
-        const Precision p{16, 16, 16};
-        const LayerDims d = test::squareConvDims(8, 8, 8, 4, 3);
-        QCOMPARE(compulsory(d), int64_t(400 + 288 + 512));
-        int64_t prev = std::numeric_limits<int64_t>::max();
-        for (int k = 0; k <= 24; ++k) {
-            const int64_t t = rfLevelTraffic(d, int64_t(1) << k, p);
-            QVERIFY2(t >= compulsory(d), qPrintable(QString("capacity 2^%1: %2").arg(k).arg(t)));
-            QVERIFY2(t <= prev,
-                     qPrintable(QString("capacity 2^%1: %2 > %3").arg(k).arg(t).arg(prev)));
-            prev = t;
-        }
-        QCOMPARE(rfLevelTraffic(d, int64_t(1) << 30, p), compulsory(d));
-        // Nothing fits in 1 bit: every operand moves per use (unit tiles,
-        // docs/models/convfusion.md): X and W once per MAC (8·8·8·4·9 = 18432 each), partial sums
-        // 512·(2·4 − 1) = 3584.
-        QCOMPARE(rfLevelTraffic(d, 1, p), int64_t(18432 + 18432 + 3584));
-
-        std::mt19937 rng(7);
-        auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-        for (int trial = 0; trial < 60; ++trial) {
-            const int64_t K = std::array<int, 3>{1, 3, 5}[size_t(pick(0, 2))];
-            const LayerDims r =
-                test::squareConvDims(pick(1, 12), pick(1, 12), pick(1, 12), pick(1, 12), K,
-                                     pick(1, int(std::min<int64_t>(2, K))));
-            const int64_t comp = compulsory(r);
-            int64_t last = std::numeric_limits<int64_t>::max();
-            for (int k = 4; k <= 22; k += 2) {
-                const int64_t t = rfLevelTraffic(r, int64_t(1) << k, p);
-                const QString ctx = QString("D(x,y,z,i)=%1,%2,%3,%4 K=%5 S=%6 capacity 2^%7: %8 "
-                                            "(before %9, compulsory %10)")
-                                        .arg(r.Dx)
-                                        .arg(r.Dy)
-                                        .arg(r.Dz)
-                                        .arg(r.Di)
-                                        .arg(r.Dm)
-                                        .arg(r.Sx)
-                                        .arg(k)
-                                        .arg(t)
-                                        .arg(last)
-                                        .arg(comp);
-                QVERIFY2(t >= comp, qPrintable(ctx));
-                QVERIFY2(t <= last, qPrintable(ctx));
-                last = t;
-            }
-            QCOMPARE(rfLevelTraffic(r, int64_t(1) << 34, p), comp);
-        }
-    }
-
     // HWFF Table 4 through evaluate: the small conv with whole-layer tiles moves
-    // 544 words from DRAM; its RF (512 B × 512 PEs or more) holds the whole layer, so the
-    // SRAM↔RF traffic is also the compulsory 544; RF energy is folded into e_mac (pj 0).
+    // 544 words from DRAM. On the 32 x 16 row-stationary array ky·ic = 3·4 sit on 12 columns
+    // and oy·oc = 6·2 on 12 rows, so a PE computes 2 output channels of one 6-wide output row
+    // with one kernel row of one input channel: its register file (384 weights, 24 inputs, 9
+    // partial sums) holds its 6 weights, its 8-input row and the 6 outputs of one channel
+    // until they are complete: every array crosses once, SRAM↔RF = 256 + 144 + 144 = 544
+    // (models/rf_level.h). RF energy is folded into e_mac (pj 0).
     //   E = 5184·e_mac + (544 + 544)·e_buf + 544·200.
     void hwffPresetsThroughEvaluate() {
         const Network net = test::networkFromYaml(kSmall);
@@ -235,6 +180,18 @@ class TstEnergy : public QObject {
         QCLOSE(b.totals.energy.rf, 4 * 5184 * 2.4);
         QCLOSE(b.totals.energy.sram, double(544 + rfTraffic) * eSram);
         QCLOSE(b.totals.energy.dram, 544 * 1120.0);
+    }
+
+    // Traffic in words of act_bits: 8-bit activations, 16-bit weights, 32-bit partial sums:
+    // 10 inputs + 20 outputs + 5 weights · 2 + 3 partial sums · 4 = 52 words.
+    void trafficInWords() {
+        Traffic t;
+        t.input = 10;
+        t.output = 20;
+        t.weight = 5;
+        t.psum = 3;
+        QCLOSE(trafficWords(t, Precision{8, 16, 32}), 52.0);
+        QCLOSE(trafficWords(t, Precision{16, 16, 16}), 38.0);
     }
 };
 

@@ -82,7 +82,7 @@ class TstSearchTiles : public QObject {
                     for (int k = 0; k < 4; ++k) {
                         const LayerSchedule s = randomSchedule(rng, d, LevelSpace::legal);
                         const auto f = coster.figures(convFusionLayer(d, s, false),
-                                                      effectiveTiles(d, s, false));
+                                                      effectiveTiles(d, s, false), s.order);
                         const detail::GroupEval ev = evalAlone(net, hw, work, id, s);
                         QCOMPARE(f.dram, ev.gm.dram.total());
                         QCOMPARE(f.buffer_bits, ev.buffer_bits);

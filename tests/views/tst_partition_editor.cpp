@@ -167,6 +167,14 @@ void TestPartitionEditor::dragIntoNeighbourIsRefused() {
     drag(canvas, from, from + QPointF(10 * canvas->cellSize(), 0));
     QCOMPARE(spy.count(), 0);
     QCOMPARE(canvas->rectOf(conv1), r);
+    // ... and the editor says why, where the drag was made.
+    const QString note = ed.findChild<QLabel*>(QStringLiteral("partitionSnapNote"))->text();
+    QVERIFY2(note.startsWith(QStringLiteral("conv1 stays 16 × 16")), qPrintable(note));
+    QVERIFY(note.contains(QLatin1String("divide 32 (1, 2, 4, 8, 16, 32)")));
+    QVERIFY(note.contains(QLatin1String("never overlaps")));
+    // The next edit clears it.
+    ed.setState(s);
+    QVERIFY(ed.findChild<QLabel*>(QStringLiteral("partitionSnapNote"))->text().isEmpty());
 }
 
 void TestPartitionEditor::dragBodyMoves() {

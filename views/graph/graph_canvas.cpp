@@ -1,5 +1,7 @@
 #include "graph/graph_canvas.h"
 
+#include "graph/graph_items.h"
+#include "graph/graph_overview.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "graph/heat_legend.h"
@@ -27,7 +29,7 @@ namespace lf::graph {
 
 namespace {
 constexpr double kSceneMargin = 400; // room to scroll past the graph (keeps anchoring possible)
-constexpr double kReadableZoom = 0.55;
+constexpr double kReadableZoom = GraphView::kReadableZoom;
 } // namespace
 
 GraphCanvas::GraphCanvas(QWidget* parent) : QWidget(parent) {
@@ -65,6 +67,7 @@ GraphCanvas::GraphCanvas(QWidget* parent) : QWidget(parent) {
     layout->addWidget(view_, 1);
 
     legend_ = new HeatLegend(view_);
+    overview_ = new GraphOverview(view_, scene_, view_);
     notice_ = new QLabel(view_);
     notice_->setWordWrap(true);
     notice_->setAlignment(Qt::AlignCenter);
@@ -72,6 +75,8 @@ GraphCanvas::GraphCanvas(QWidget* parent) : QWidget(parent) {
     notice_->hide();
 
     connect(scene_, &GraphScene::selectionIntent, this, &GraphCanvas::selectionRequested);
+    connect(scene_, &GraphScene::layoutAboutToBeApplied, this, &GraphCanvas::captureAnchor);
+    connect(scene_, &GraphScene::layoutApplied, this, &GraphCanvas::afterLayout);
     connect(view_, &GraphView::layerDropped, this, &GraphCanvas::layerMoveRequested);
     connect(view_, &GraphView::zoomChanged, this, &GraphCanvas::zoomChanged);
     connect(view_, &GraphView::firstPaint, this, &GraphCanvas::firstPaint);
@@ -100,35 +105,38 @@ GraphCanvas::GraphCanvas(QWidget* parent) : QWidget(parent) {
 
 GraphCanvas::~GraphCanvas() = default;
 
-void GraphCanvas::setState(const StudioState& state) {
+void GraphCanvas::captureAnchor() {
     // Anchor: a selected layer in sight, else the layer nearest the centre, stays put on screen
     // when a relayout moves things (only groups changed: the view must not jump).
-    LayerId anchor = kNoLayer;
-    QPointF anchorViewport;
+    anchor_ = kNoLayer;
+    if (scene_->nodes().empty() || !scene_->graphRect().isValid()) return;
+    const QRectF visible = view_->mapToScene(view_->viewport()->rect()).boundingRect();
+    const QPointF centre = visible.center();
+    double best = 1e300;
+    for (NodeItem* n : scene_->nodes()) {
+        const QRectF r = n->sceneBoundingRect();
+        if (!visible.intersects(r)) continue;
+        const QPointF d = r.center() - centre;
+        double dist = d.x() * d.x() + d.y() * d.y();
+        if (n->isSelected()) dist *= 1e-6;
+        if (dist < best) {
+            best = dist;
+            anchor_ = n->layerId();
+        }
+    }
+    if (anchor_ != kNoLayer)
+        anchorViewport_ = view_->mapFromScene(scene_->node(anchor_)->sceneBoundingRect().center());
+}
+
+void GraphCanvas::setState(const StudioState& state) {
     const bool sameNetwork = !scene_->nodes().empty() &&
                              state.network.size() == scene_->state().network.size() &&
                              &state.network.layers() == &scene_->state().network.layers();
-    if (sameNetwork) {
-        const QRectF visible = view_->mapToScene(view_->viewport()->rect()).boundingRect();
-        const QPointF centre = visible.center();
-        double best = 1e300;
-        for (NodeItem* n : scene_->nodes()) {
-            const QRectF r = n->sceneBoundingRect();
-            if (!visible.intersects(r)) continue;
-            const QPointF d = r.center() - centre;
-            double dist = d.x() * d.x() + d.y() * d.y();
-            if (n->isSelected()) dist *= 1e-6;
-            if (dist < best) {
-                best = dist;
-                anchor = n->layerId();
-            }
-        }
-        if (anchor != kNoLayer)
-            anchorViewport =
-                view_->mapFromScene(scene_->node(anchor)->sceneBoundingRect().center());
-    }
+    if (sameNetwork && !scene_->asyncLayout())
+        captureAnchor();
+    else
+        anchor_ = kNoLayer;
     const GraphScene::Update u = scene_->setState(state);
-    if (!u.error.isEmpty()) emit statusMessage(tr("Layout failed: %1").arg(u.error));
     if (u.networkChanged) {
         notice_->setVisible(scene_->tooLargeToDraw());
         if (scene_->tooLargeToDraw()) {
@@ -143,26 +151,36 @@ void GraphCanvas::setState(const StudioState& state) {
             updateCompleter();
         }
     }
-    if (u.relaidOut) {
-        lastLayoutMs_ = u.layoutMs;
-        updateSceneRect();
-        if (u.networkChanged) {
-            updateCompleter();
-            initialView();
-        } else if (anchor != kNoLayer) {
-            const QPointF now =
-                view_->mapFromScene(scene_->node(anchor)->sceneBoundingRect().center());
-            const QPointF d = now - anchorViewport;
-            const int dx = int(std::lround(d.x())), dy = int(std::lround(d.y()));
-            view_->horizontalScrollBar()->setValue(view_->horizontalScrollBar()->value() + dx);
-            view_->verticalScrollBar()->setValue(view_->verticalScrollBar()->value() + dy);
-            // Moving items and scrolling in the same frame: the scroll blits the old pixels,
-            // which can leave stale fragments of moved items; repaint the whole viewport then.
-            if (dx != 0 || dy != 0) view_->viewport()->update();
-        }
-    }
+    if (!u.layoutPending) afterLayout(u);
     legend_->setValues(scene_->colorBy(), scene_->heat());
     placeOverlays();
+}
+
+void GraphCanvas::afterLayout(const GraphScene::Update& u) {
+    if (!u.error.isEmpty()) emit statusMessage(tr("Layout failed: %1").arg(u.error));
+    if (!u.relaidOut) return;
+    lastLayoutMs_ = u.layoutMs;
+    updateSceneRect();
+    if (u.networkChanged) {
+        updateCompleter();
+        if (pendingCenter_) {
+            view_->centerOn(*pendingCenter_); // a project's saved view, given before its layout
+            pendingCenter_.reset();
+        } else {
+            initialView();
+        }
+    } else if (anchor_ != kNoLayer) {
+        const QPointF now =
+            view_->mapFromScene(scene_->node(anchor_)->sceneBoundingRect().center());
+        const QPointF d = now - anchorViewport_;
+        const int dx = int(std::lround(d.x())), dy = int(std::lround(d.y()));
+        view_->horizontalScrollBar()->setValue(view_->horizontalScrollBar()->value() + dx);
+        view_->verticalScrollBar()->setValue(view_->verticalScrollBar()->value() + dy);
+        // Moving items and scrolling in the same frame: the scroll blits the old pixels,
+        // which can leave stale fragments of moved items; repaint the whole viewport then.
+        if (dx != 0 || dy != 0) view_->viewport()->update();
+    }
+    if (scene_->asyncLayout()) emit layoutApplied();
 }
 
 void GraphCanvas::setHighlightedGroups(const QList<int>& groups) {
@@ -170,7 +188,32 @@ void GraphCanvas::setHighlightedGroups(const QList<int>& groups) {
 }
 
 void GraphCanvas::setSelection(const StudioSelection& selection) {
+    // A selection made elsewhere (the Layers dock, Find, a chart) brings its layers into
+    // sight; one made on the canvas is in sight already, so nothing moves.
+    const bool changed = !(selection == scene_->selection());
     scene_->setSelection(selection);
+    if (changed) revealSelection();
+}
+
+void GraphCanvas::revealSelection() {
+    const StudioSelection sel = scene_->selection();
+    std::vector<LayerId> layers = sel.layers;
+    const Schedule& schedule = scene_->state().schedule;
+    if (layers.empty() && sel.group >= 0 && size_t(sel.group) < schedule.groups.size())
+        layers = schedule.groups[size_t(sel.group)].layers;
+    QRectF target;
+    for (LayerId id : layers)
+        if (NodeItem* n = scene_->node(id)) target |= n->sceneBoundingRect();
+    if (target.isEmpty()) return;
+    const QRectF seen = view_->mapToScene(view_->viewport()->rect()).boundingRect();
+    if (seen.contains(target)) return;
+    if (view_->zoom() < kReadableZoom) view_->setZoom(kReadableZoom);
+    const QRectF now = view_->mapToScene(view_->viewport()->rect()).boundingRect();
+    if (target.width() <= now.width() - 80 && target.height() <= now.height() - 80)
+        view_->ensureVisible(target, 40, 40);
+    else // larger than the view: its first layer in the middle
+        view_->centerOn(scene_->node(layers.front())->sceneBoundingRect().center());
+    overview_->refresh();
 }
 
 void GraphCanvas::setColorBy(ColorBy mode) {
@@ -203,8 +246,14 @@ QPointF GraphCanvas::viewCenter() const {
     return view_->mapToScene(view_->viewport()->rect().center());
 }
 void GraphCanvas::setViewCenter(const QPointF& p) {
-    pendingInitialView_ = false;
-    view_->centerOn(p);
+    if (scene_->layoutPending() && !scene_->graphRect().isValid())
+        pendingCenter_ = p; // the first layout of the network is on its way
+    else
+        view_->centerOn(p);
+}
+
+void GraphCanvas::setAsyncLayout(bool on) {
+    scene_->setAsyncLayout(on);
 }
 
 void GraphCanvas::updateSceneRect() {
@@ -341,6 +390,7 @@ void GraphCanvas::placeOverlays() {
     legend_->resize(legend_->sizeHint());
     legend_->move(view_->viewport()->width() - legend_->width() - 12, 12);
     legend_->raise();
+    overview_->refresh();
 }
 
 void GraphCanvas::resizeEvent(QResizeEvent* event) {

@@ -6,8 +6,13 @@
 #include "graph/color_scale.h"
 #include "studio_state.h"
 
+#include "graph/graph_scene.h"
+
 #include <QList>
+#include <QPointF>
 #include <QWidget>
+
+#include <optional>
 
 class QAction;
 class QCompleter;
@@ -17,6 +22,7 @@ class QToolButton;
 
 namespace lf::graph {
 
+class GraphOverview;
 class GraphScene;
 class GraphView;
 class HeatLegend;
@@ -45,6 +51,10 @@ class GraphCanvas : public QWidget {
     QPointF viewCenter() const;
     void setViewCenter(const QPointF& scenePos);
 
+    // Scrolls the selected layers (or group) into sight, at a readable zoom.
+    void revealSelection();
+    GraphOverview* overview() const { return overview_; }
+
     // Find a layer by (part of) its name: selects it and centres it. False when not found.
     bool findLayer(const QString& name);
     void showFindBar();
@@ -57,6 +67,10 @@ class GraphCanvas : public QWidget {
     bool exportPng(const QString& path, QString* error) const;
     QImage renderImage(double scale) const;
 
+    // Layouts on a thread of their own (the studio): the previous picture stays until the
+    // new layout arrives (layoutApplied). Off by default: setState() lays out at once.
+    void setAsyncLayout(bool on);
+
     GraphScene* scene() const { return scene_; }
     GraphView* view() const { return view_; }
     double lastLayoutMs() const { return lastLayoutMs_; }
@@ -67,6 +81,8 @@ class GraphCanvas : public QWidget {
     void statusMessage(const QString& message);
     void zoomChanged(double zoom);
     void firstPaint();
+    // An asynchronous layout reached the canvas.
+    void layoutApplied();
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -74,6 +90,8 @@ class GraphCanvas : public QWidget {
     bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
+    void captureAnchor();
+    void afterLayout(const GraphScene::Update& update);
     QString tooLargeMessage() const;
     void placeOverlays();
     void updateSceneRect();
@@ -83,13 +101,16 @@ class GraphCanvas : public QWidget {
     GraphScene* scene_;
     GraphView* view_;
     HeatLegend* legend_;
+    GraphOverview* overview_;
     QLabel* notice_; // over the view when the network is too large to draw
     QWidget* findBar_;
     QLineEdit* findEdit_;
     QCompleter* completer_ = nullptr;
     QList<QAction*> contextActions_;
     double lastLayoutMs_ = 0;
-    bool pendingInitialView_ = false;
+    LayerId anchor_ = kNoLayer;
+    QPointF anchorViewport_;
+    std::optional<QPointF> pendingCenter_;
 };
 
 } // namespace lf::graph

@@ -1,5 +1,6 @@
 #include "graph/graph_scene.h"
 
+#include "graph/async_layouter.h"
 #include "graph/graph_labels.h"
 #include "graph/process_layouter.h"
 #include "metrics/buffer_use.h"
@@ -53,6 +54,17 @@ void GraphScene::setLayouter(std::unique_ptr<Layouter> layouter) {
     layouter_ = std::move(layouter);
 }
 
+void GraphScene::setAsyncLayout(bool on) {
+    if (on == asyncLayout()) return;
+    delete async_;
+    async_ = nullptr;
+    inFlight_.clear();
+    if (on)
+        async_ = new AsyncLayouter(
+            [] { return makeDefaultLayouter(); },
+            [this](uint64_t ticket, LayoutResult r) { onLayoutDone(ticket, std::move(r)); }, this);
+}
+
 void GraphScene::setFonts(const QFont& base) {
     style_.nameFont = base;
     style_.nameFont.setBold(true);
@@ -98,11 +110,51 @@ GraphScene::Update GraphScene::setState(const StudioState& state) {
     if (u.networkChanged) rebuildItems();
     if (tooLarge_) return u;
     if (u.networkChanged || sizesDirty_ || clustersChanged()) {
-        u.error = runLayout(u);
-        u.relaidOut = u.error.isEmpty();
+        LayoutRequest req = buildRequest();
+        if (async_) {
+            const uint64_t ticket = async_->request(req);
+            inFlight_[ticket] = {networkKey_, std::move(req)};
+            u.layoutPending = true;
+        } else {
+            LayoutResult res = layouter_->layout(req);
+            u.layoutMs = res.milliseconds;
+            if (res.ok)
+                applyLayout(std::move(req), std::move(res));
+            else
+                u.error = QString::fromStdString(res.error);
+            u.relaidOut = u.error.isEmpty();
+        }
     }
     applyLooks();
     return u;
+}
+
+void GraphScene::onLayoutDone(uint64_t ticket, LayoutResult result) {
+    const auto it = inFlight_.find(ticket);
+    if (it == inFlight_.end()) return; // made for items that are gone
+    InFlight done = std::move(it->second);
+    inFlight_.erase(inFlight_.begin(), std::next(it)); // older ones can only be staler
+    if (done.networkKey != networkKey_) return;
+    Update u;
+    u.networkChanged = firstLayoutOfNetwork_;
+    u.layoutMs = result.milliseconds;
+    if (!result.ok) {
+        u.error = QString::fromStdString(result.error);
+    } else {
+        emit layoutAboutToBeApplied();
+        applyLayout(std::move(done.request), std::move(result));
+        applyLooks(); // the new group items
+        u.relaidOut = true;
+    }
+    // Items of a new network wait hidden for their first layout (or its failure).
+    if (firstLayoutOfNetwork_) {
+        for (NodeItem* n : nodes_)
+            n->setVisible(true);
+        for (EdgeItem* e : edges_)
+            e->setVisible(true);
+    }
+    firstLayoutOfNetwork_ = false;
+    emit layoutApplied(u);
 }
 
 void GraphScene::rebuildItems() {
@@ -120,14 +172,18 @@ void GraphScene::rebuildItems() {
     tooLarge_ = net.size() > kMaxDrawnLayers;
     if (tooLarge_) return;
     nodes_.assign(size_t(net.size()), nullptr);
+    inFlight_.clear();
+    firstLayoutOfNetwork_ = true;
     for (LayerId id = 0; id < net.size(); ++id) {
         auto* n = new NodeItem(id, &style_);
+        n->setVisible(!async_);
         addItem(n);
         nodes_[size_t(id)] = n;
     }
     for (LayerId id = 0; id < net.size(); ++id)
         for (LayerId p : net.layer(id).inputs) {
             auto* e = new EdgeItem(p, id, &style_);
+            e->setVisible(!async_);
             addItem(e);
             edges_.push_back(e);
         }
@@ -141,29 +197,36 @@ bool GraphScene::clustersChanged() const {
     return now != clusterMembers_;
 }
 
-QString GraphScene::runLayout(Update& u) {
+LayoutRequest GraphScene::buildRequest() {
     const Network& net = state_.network;
+    if (sizesDirty_ || nodeSizes_.size() != size_t(net.size())) {
+        // Text measuring is the costly part of a request: only fonts or the network change it.
+        nodeSizes_.resize(size_t(net.size()));
+        for (LayerId id = 0; id < net.size(); ++id)
+            nodeSizes_[size_t(id)] = measureNode(id);
+        sizesDirty_ = false;
+    }
     LayoutRequest req;
     req.nodes.reserve(size_t(net.size()));
-    for (LayerId id = 0; id < net.size(); ++id) {
-        const QSizeF s = measureNode(id);
-        req.nodes.push_back({id, s.width(), s.height()});
-    }
+    for (LayerId id = 0; id < net.size(); ++id)
+        req.nodes.push_back({id, nodeSizes_[size_t(id)].width(), nodeSizes_[size_t(id)].height()});
     for (const EdgeItem* e : edges_)
         req.edges.push_back({e->tail(), e->head()});
-    std::vector<std::vector<LayerId>> members;
+    clusterMembers_.clear();
     const double header = headerHeight();
     for (const FusionGroup& g : state_.schedule.groups) {
         if (g.layers.size() < 2) continue;
-        members.push_back(g.layers);
+        clusterMembers_.push_back(g.layers);
         req.clusters.push_back(
             {g.layers.front(), std::vector<int>(g.layers.begin(), g.layers.end()), header});
     }
     req.polyline_edges = req.nodes.size() > kPolylineAbove;
-    LayoutResult res = layouter_->layout(req);
-    u.layoutMs = res.milliseconds;
-    if (!res.ok) return QString::fromStdString(res.error);
+    return req;
+}
 
+void GraphScene::applyLayout(LayoutRequest req, LayoutResult res) {
+    const double header =
+        req.clusters.empty() ? headerHeight() : req.clusters.front().header_height;
     for (size_t k = 0; k < req.nodes.size(); ++k) {
         NodeItem* n = nodes_[size_t(req.nodes[k].id)];
         const LayoutRect& r = res.nodes[k];
@@ -194,12 +257,9 @@ QString GraphScene::runLayout(Update& u) {
     for (auto& [key, item] : groups_)
         delete item;
     groups_ = std::move(keep);
-    clusterMembers_ = std::move(members);
     graphRect_ = QRectF(0, 0, res.width, res.height);
     request_ = std::move(req);
     layout_ = std::move(res);
-    sizesDirty_ = false;
-    return {};
 }
 
 void GraphScene::setColorBy(ColorBy mode) {

@@ -27,7 +27,8 @@ class GraphScene : public QGraphicsScene {
         bool relaidOut = false;
         bool networkChanged = false;
         double layoutMs = 0;
-        QString error; // layout failure (items keep their previous geometry)
+        QString error;              // layout failure (items keep their previous geometry)
+        bool layoutPending = false; // asynchronous: the layout comes with layoutApplied
     };
     Update setState(const StudioState& state);
     const StudioState& state() const { return state_; }
@@ -67,10 +68,21 @@ class GraphScene : public QGraphicsScene {
     LayerId findLayer(const QString& name) const;
 
     void setLayouter(std::unique_ptr<Layouter> layouter);
+    // On: layouts run on a thread of their own (AsyncLayouter, with the default layouter):
+    // setState() returns at once, the previous picture stays until the new layout is
+    // applied (layoutApplied). Off (default): setState() lays out before it returns.
+    void setAsyncLayout(bool on);
+    bool asyncLayout() const { return async_ != nullptr; }
+    // Whether a requested layout has not been applied yet.
+    bool layoutPending() const { return !inFlight_.empty(); }
 
   signals:
     // The user changed the selection on the canvas.
     void selectionIntent(const lf::StudioSelection& selection);
+    // Asynchronous layouts: just before and after a new layout moves the items. `update`
+    // says whether it is the first layout of a new network, or why it failed.
+    void layoutAboutToBeApplied();
+    void layoutApplied(const lf::graph::GraphScene::Update& update);
 
   protected:
     void helpEvent(QGraphicsSceneHelpEvent* event) override;
@@ -80,7 +92,9 @@ class GraphScene : public QGraphicsScene {
     std::vector<int> highlighted_;
     void rebuildItems();
     bool clustersChanged() const;
-    QString runLayout(Update& u);
+    LayoutRequest buildRequest();
+    void applyLayout(LayoutRequest request, LayoutResult result);
+    void onLayoutDone(uint64_t ticket, LayoutResult result);
     void applyLooks();
     void labelEdges();
     void onSceneSelectionChanged();
@@ -88,6 +102,14 @@ class GraphScene : public QGraphicsScene {
     QSizeF measureNode(LayerId id) const;
 
     std::unique_ptr<Layouter> layouter_;
+    class AsyncLayouter* async_ = nullptr;
+    struct InFlight {
+        const void* networkKey = nullptr;
+        LayoutRequest request;
+    };
+    std::map<uint64_t, InFlight> inFlight_; // asynchronous requests by ticket
+    bool firstLayoutOfNetwork_ = false;     // no layout applied since the items were made
+    std::vector<QSizeF> nodeSizes_;         // measured; valid unless sizesDirty_
     StudioState state_;
     const void* networkKey_ = nullptr;
     std::vector<std::vector<LayerId>> clusterMembers_; // fused groups the layout was made for
@@ -109,3 +131,5 @@ class GraphScene : public QGraphicsScene {
 };
 
 } // namespace lf::graph
+
+Q_DECLARE_METATYPE(lf::graph::GraphScene::Update)

@@ -59,9 +59,19 @@ void GraphView::fitToView() {
     const QRectF r = scene_->graphRect().adjusted(-20, -20, 20, 20);
     if (r.isEmpty()) return;
     const double sx = viewport()->width() / r.width(), sy = viewport()->height() / r.height();
-    const double z = std::clamp(std::min(sx, sy), kMinZoom, 1.5);
-    setTransform(QTransform::fromScale(z, z));
-    centerOn(r.center());
+    const double fit = std::min(sx, sy);
+    if (fit >= kReadableZoom) {
+        const double z = std::min(fit, 1.5);
+        setTransform(QTransform::fromScale(z, z));
+        centerOn(r.center());
+    } else {
+        // A hairline helps nobody: the smallest readable zoom, the graph's start in sight.
+        const double z = kReadableZoom;
+        setTransform(QTransform::fromScale(z, z));
+        const double halfW = viewport()->width() / (2 * z), halfH = viewport()->height() / (2 * z);
+        centerOn(
+            QPointF(r.width() > 2 * halfW ? r.left() + halfW : r.center().x(), r.top() + halfH));
+    }
     emit zoomChanged(zoom());
 }
 
@@ -230,7 +240,7 @@ void GraphView::contextMenuEvent(QContextMenuEvent* event) {
 
 void GraphView::paintEvent(QPaintEvent* event) {
     QGraphicsView::paintEvent(event);
-    if (!painted_ && !scene_->nodes().empty()) {
+    if (!painted_ && !scene_->nodes().empty() && scene_->graphRect().isValid()) {
         painted_ = true;
         emit firstPaint();
     }

@@ -21,7 +21,10 @@ class GraphView : public QGraphicsView {
     // Zooms by `factor` keeping the scene point under `viewportPos` (default: centre) fixed.
     void zoomBy(double factor, std::optional<QPointF> viewportPos = std::nullopt);
     void setZoom(double zoom);
+    // Fits the graph to the view, but never below kReadableZoom: a graph too large for that
+    // is shown from its start at that zoom (scroll, or use the overview, for the rest).
     void fitToView();
+    static constexpr double kReadableZoom = 0.55;
     static constexpr double kMinZoom = 0.03;
     static constexpr double kMaxZoom = 4.0;
     bool hasPainted() const { return painted_; }

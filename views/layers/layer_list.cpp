@@ -2,7 +2,9 @@
 
 #include "graph/graph_labels.h"
 #include "metrics/units.h"
+#include "text_fit/column_fit.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLineEdit>
@@ -84,6 +86,7 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const {
         role = Qt::DisplayRole;
     }
     if (role == Qt::ToolTipRole && index.column() == Name) return graph::layerToolTip(state_, id);
+    if (role == Qt::ToolTipRole && index.column() == Group) return data(index, Qt::DisplayRole);
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
     case Name:
@@ -125,9 +128,11 @@ LayerList::LayerList(QWidget* parent) : QWidget(parent) {
     view_->sortByColumn(LayerTableModel::Name, Qt::AscendingOrder);
     view_->verticalHeader()->hide();
     view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
-    view_->horizontalHeader()->setStretchLastSection(true);
+    view_->horizontalHeader()->setStretchLastSection(false);
     view_->setAlternatingRowColors(true);
     view_->setWordWrap(false);
+    view_->setTextElideMode(Qt::ElideMiddle);
+    view_->viewport()->installEventFilter(this);
     view_->setShowGrid(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -143,10 +148,22 @@ void LayerList::setState(const StudioState& state) {
     syncing_ = true;
     model_->setState(state);
     syncing_ = false;
-    if (!sized_ && model_->rowCount() > 0) {
-        view_->resizeColumnsToContents();
-        sized_ = true;
-    }
+    // Group names and figures change with every edit: the columns follow.
+    sized_ = model_->rowCount() > 0;
+    if (sized_) fitColumns();
+}
+
+bool LayerList::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == view_->viewport() && event->type() == QEvent::Resize && sized_) fitColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
+void LayerList::fitColumns() {
+    // Long group names ("layer1.1.conv1..layer2.0.add") are elided, whole in the tooltip.
+    const QFontMetrics fm = view_->fontMetrics();
+    fitColumnsToView(view_, LayerTableModel::Name,
+                     fm.horizontalAdvance(QStringLiteral("layer1.0.con…")), LayerTableModel::Group,
+                     fm.horizontalAdvance(QStringLiteral("layer1.1..2.0.add")));
 }
 
 void LayerList::setSelection(const StudioSelection& selection) {

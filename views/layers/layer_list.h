@@ -48,8 +48,14 @@ class LayerList : public QWidget {
   signals:
     void selectionRequested(const lf::StudioSelection& selection);
 
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
   private:
     void onViewSelectionChanged();
+    // The columns in sight are whole: the layer name (elided in the middle, whole in its
+    // tooltip) takes what the leading figures leave (fitColumnsToView).
+    void fitColumns();
 
     LayerTableModel* model_;
     QSortFilterProxyModel* proxy_;

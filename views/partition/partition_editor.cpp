@@ -61,8 +61,11 @@ PartitionEditor::PartitionEditor(QWidget* parent) : QWidget(parent) {
     kinds->addButton(temporal_);
     kinds->addButton(spatial_);
     connect(spatial_, &QRadioButton::toggled, this, [this](bool on) { onKindChosen(on); });
-    kindRow->addWidget(temporal_);
-    kindRow->addWidget(spatial_);
+    // The two kinds one above the other: side by side they made the dock 510 px wide.
+    auto* kindColumn = new QVBoxLayout;
+    kindColumn->addWidget(temporal_);
+    kindColumn->addWidget(spatial_);
+    kindRow->addLayout(kindColumn);
     kindRow->addStretch(1);
     reset_ = new QPushButton(tr("Equal split"), body);
     reset_->setObjectName(QStringLiteral("equalSplit"));
@@ -76,6 +79,11 @@ PartitionEditor::PartitionEditor(QWidget* parent) : QWidget(parent) {
     hint_->setWordWrap(true);
     hint_->setEnabled(false);
     v->addWidget(hint_);
+    // Why the last drag changed nothing (until the next edit).
+    snapNote_ = new QLabel(body);
+    snapNote_->setObjectName(QStringLiteral("partitionSnapNote"));
+    snapNote_->setWordWrap(true);
+    v->addWidget(snapNote_);
 
     auto* split = new QSplitter(Qt::Vertical, body);
     kindPages_ = new QStackedWidget(split);
@@ -91,6 +99,8 @@ PartitionEditor::PartitionEditor(QWidget* parent) : QWidget(parent) {
             [this](LayerId id, SubArray r, bool resized, int mergeId) {
                 onSubArrayEdited(id, r, resized, mergeId);
             });
+    connect(canvas_, &SubArrayCanvas::dragSnappedBack, this,
+            [this](LayerId, const QString& why) { snapNote_->setText(why); });
     connect(canvas_, &SubArrayCanvas::layerClicked, this, [this](LayerId id) {
         emit selectionRequested(StudioSelection{{id}, group_});
     });
@@ -105,8 +115,12 @@ PartitionEditor::PartitionEditor(QWidget* parent) : QWidget(parent) {
     table_->verticalHeader()->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionMode(QAbstractItemView::NoSelection);
+    // The figures whole; the shares (the longest text) take what is left, elided in the
+    // middle, so that no column is cut by the edge of a narrow dock.
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setSectionResizeMode(kResource, QHeaderView::Stretch);
+    table_->horizontalHeader()->setStretchLastSection(false);
+    table_->setTextElideMode(Qt::ElideMiddle);
     split->addWidget(kindPages_);
     split->addWidget(table_);
     split->setStretchFactor(0, 3);
@@ -124,6 +138,7 @@ PartitionEditor::PartitionEditor(QWidget* parent) : QWidget(parent) {
 
 void PartitionEditor::setState(const StudioState& state) {
     state_ = state;
+    snapNote_->clear();
     refresh();
 }
 
@@ -220,6 +235,7 @@ void PartitionEditor::refreshTable() {
             table_->setItem(row, col, item);
         }
         item->setText(text);
+        item->setToolTip(text); // whole when the column elides it
         item->setForeground(color.isValid() ? QBrush(color) : QBrush());
         if (col != kLayer) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     };

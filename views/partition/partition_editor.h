@@ -62,6 +62,7 @@ class PartitionEditor : public QWidget {
     QRadioButton* temporal_;
     QRadioButton* spatial_;
     QLabel* hint_;
+    QLabel* snapNote_;
     QStackedWidget* kindPages_;
     SubArrayCanvas* canvas_;
     RfShareEditor* rf_;

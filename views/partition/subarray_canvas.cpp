@@ -233,8 +233,28 @@ void SubArrayCanvas::mouseMoveEvent(QMouseEvent* event) {
 void SubArrayCanvas::mouseReleaseEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton || dragIndex_ < 0)
         return QWidget::mouseReleaseEvent(event);
-    const LayerId id = entries_[size_t(dragIndex_)].layer;
+    const Entry& entry = entries_[size_t(dragIndex_)];
+    const LayerId id = entry.layer;
     const bool clicked = !dragMoved_;
+    if (dragMoved_ && entry.rect == dragStart_) {
+        auto divisors = [](int n) {
+            QStringList d;
+            for (int k = 1; k <= n; ++k)
+                if (n % k == 0) d << QString::number(k);
+            return d.join(QStringLiteral(", "));
+        };
+        emit dragSnappedBack(
+            id, tr("%1 stays %2 × %3: a rectangle takes widths that divide %4 (%5) and heights "
+                   "that divide %6 (%7), and never overlaps another. Drag further to reach the "
+                   "next size, or make room first.")
+                    .arg(entry.name)
+                    .arg(entry.rect.cols)
+                    .arg(entry.rect.rows)
+                    .arg(cols_)
+                    .arg(divisors(cols_))
+                    .arg(rows_)
+                    .arg(divisors(rows_)));
+    }
     dragIndex_ = -1;
     dragEdges_ = 0;
     updateCursor(event->position());

@@ -43,6 +43,9 @@ class SubArrayCanvas : public QWidget {
     // One drag gesture carries one mergeId; every step of it is reported.
     void subArrayEdited(lf::LayerId layer, lf::SubArray rect, bool resized, int mergeId);
     void layerClicked(lf::LayerId layer);
+    // A drag ended where it began (sizes snap to divisors, rectangles never overlap):
+    // `why` says so, for the user who saw nothing happen.
+    void dragSnappedBack(lf::LayerId layer, const QString& why);
 
   protected:
     void paintEvent(QPaintEvent* event) override;

@@ -118,10 +118,11 @@ QProgressDialog* attachProgressDialog(SearchTask* task, QWidget* parent, int del
         dialog->setLabelText(QObject::tr("Cancelling…"));
         task->cancel();
     });
-    QObject::connect(task, &SearchTask::finished, dialog, [dialog] {
-        // reset() stops the timer that shows the dialog after minimumDuration: a question
-        // the result asks (a nested event loop, where deleteLater waits) would else bring
-        // the finished progress dialog back on top of it.
+    QObject::connect(task, &SearchTask::finished, dialog, [task, dialog] {
+        // reset() stops the timer that shows the dialog after delayMs: a task that ended
+        // sooner must not bring it up later, over (and blocking) the next question asked —
+        // a question the result asks runs a nested event loop, where deleteLater waits.
+        QObject::disconnect(task, nullptr, dialog, nullptr);
         dialog->reset();
         dialog->hide();
         dialog->deleteLater();

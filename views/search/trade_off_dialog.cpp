@@ -79,8 +79,9 @@ TradeOffDialog::TradeOffDialog(const Metrics& before, const Metrics& after,
     }
     v->addWidget(table_);
     auto* buttons = new QDialogButtonBox(this);
-    buttons->addButton(tr("Apply"), QDialogButtonBox::AcceptRole)
-        ->setObjectName(QStringLiteral("applyTradeOff"));
+    QPushButton* apply = buttons->addButton(tr("Apply"), QDialogButtonBox::AcceptRole);
+    apply->setObjectName(QStringLiteral("applyTradeOff"));
+    apply->setDefault(true); // Return applies, as it started the search
     buttons->addButton(QDialogButtonBox::Discard)->setObjectName(QStringLiteral("discardTradeOff"));
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons->button(QDialogButtonBox::Discard), &QPushButton::clicked, this,

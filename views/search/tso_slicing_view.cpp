@@ -3,7 +3,9 @@
 #include "metrics/units.h"
 #include "network/dims.h"
 #include "qt_text.h"
+#include "text_fit/column_fit.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -19,6 +21,7 @@ namespace {
 
 QTableWidgetItem* cell(const QString& text, bool number = false) {
     auto* item = new QTableWidgetItem(text);
+    item->setToolTip(text); // whole when the column elides it
     item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
     if (number) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     return item;
@@ -75,8 +78,11 @@ TsoSlicingView::TsoSlicingView(QWidget* parent) : QWidget(parent) {
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    // Nine columns in a bottom dock: the figures whole, the layer name elided in the middle,
+    // the rest of the columns there to scroll to (fitColumnsToView).
+    table_->horizontalHeader()->setStretchLastSection(false);
+    table_->setTextElideMode(Qt::ElideMiddle);
+    table_->viewport()->installEventFilter(this);
     run_ = new QPushButton(tr("Run Search"), this);
     run_->setObjectName(QStringLiteral("tsoRunButton"));
     apply_ = new QPushButton(tr("Apply Tiles"), this);
@@ -138,12 +144,23 @@ void TsoSlicingView::setResult(const Network& net, const Hardware& hw,
                           .arg(qs(humanCount(double(result.evaluated))))
                           .arg(result.seconds * 1000.0, 0, 'f', 1));
     apply_->setEnabled(!result.layers.empty());
+    fitColumns();
+}
+
+void TsoSlicingView::fitColumns() {
+    fitColumnsToView(table_, 0, table_->fontMetrics().horizontalAdvance(QStringLiteral("conv1…")));
+}
+
+bool TsoSlicingView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == table_->viewport() && event->type() == QEvent::Resize) fitColumns();
+    return QWidget::eventFilter(watched, event);
 }
 
 void TsoSlicingView::clear(const QString& message) {
     result_ = {};
     hasResult_ = false;
     table_->setRowCount(0);
+    fitColumns();
     summary_->setText(message);
     apply_->setEnabled(false);
 }

@@ -47,7 +47,12 @@ class TsoSlicingView : public QWidget {
     void applyRequested();
     void layerActivated(lf::LayerId id);
 
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
   private:
+    void fitColumns();
+
     TsoSearchResult result_;
     bool hasResult_ = false;
     QLabel* summary_;

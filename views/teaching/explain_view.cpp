@@ -4,10 +4,12 @@
 #include "teaching/teaching_style.h"
 #include "teaching/teaching_subject.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollBar>
 #include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 #include <QVBoxLayout>
 
 namespace lf {
@@ -30,14 +32,20 @@ ExplainView::ExplainView(QWidget* parent) : QWidget(parent) {
     tree_->setObjectName(QStringLiteral("explainTree"));
     tree_->setColumnCount(cColumns);
     tree_->setHeaderLabels({tr("Figure / term"), tr("Value"), tr("Source"), tr("Why")});
-    tree_->setWordWrap(true);
+    tree_->setWordWrap(false);
+    tree_->setTextElideMode(Qt::ElideMiddle);
     tree_->setUniformRowHeights(false);
     tree_->setAlternatingRowColors(true);
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
-    // Formulas are read whole: the figure column grows with them (the tree scrolls).
-    tree_->header()->setSectionResizeMode(cFigure, QHeaderView::ResizeToContents);
+    // Value and Source are short and read whole; the formula and the reason share the rest
+    // (a formula wider than the dock used to push Why out of sight).
+    tree_->header()->setStretchLastSection(false);
     tree_->header()->setSectionResizeMode(cValue, QHeaderView::ResizeToContents);
     tree_->header()->setSectionResizeMode(cSource, QHeaderView::ResizeToContents);
+    tree_->viewport()->installEventFilter(this);
+    connect(tree_->header(), &QHeaderView::sectionResized, this, [this](int section) {
+        if (section == cValue || section == cSource) fitColumns();
+    });
     v->addWidget(tree_, 1);
     auto remember = [this](QTreeWidgetItem* item, bool collapsed) {
         if (rebuilding_) return;
@@ -50,6 +58,20 @@ ExplainView::ExplainView(QWidget* parent) : QWidget(parent) {
     connect(tree_, &QTreeWidget::itemExpanded, this,
             [remember](QTreeWidgetItem* i) { remember(i, false); });
     refresh();
+}
+
+bool ExplainView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == tree_->viewport() && event->type() == QEvent::Resize) fitColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
+void ExplainView::fitColumns() {
+    QHeaderView* h = tree_->header();
+    const int rest = tree_->viewport()->width() - h->sectionSize(cValue) - h->sectionSize(cSource);
+    const int least = tree_->fontMetrics().horizontalAdvance(QStringLiteral("the product of"));
+    const int figure = std::max(least, rest * 3 / 5);
+    h->resizeSection(cFigure, figure);
+    h->resizeSection(cWhy, std::max(least, rest - figure));
 }
 
 void ExplainView::setState(const StudioState& state) {
@@ -197,6 +219,11 @@ void ExplainView::refresh() {
         }
     }
     rebuilding_ = false;
+    // A cell too narrow for its text elides it in the middle; pointing at it shows it whole.
+    for (QTreeWidgetItemIterator it(tree_); *it; ++it)
+        for (int c = 0; c < cColumns; ++c)
+            if ((*it)->toolTip(c).isEmpty() && !(*it)->text(c).isEmpty())
+                (*it)->setToolTip(c, (*it)->text(c));
     if (tree_->topLevelItemCount() == 0) {
         title_->setText(tr("Select a layer or a fusion group: every figure is broken into the "
                            "terms of its formula."));

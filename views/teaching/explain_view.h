@@ -38,8 +38,13 @@ class ExplainView : public QWidget {
 
     enum Column { cFigure, cValue, cSource, cWhy, cColumns };
 
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
   private:
     void refresh();
+    // Value and Source whole, the formula and the reason share the rest.
+    void fitColumns();
     QTreeWidgetItem* addSection(const QString& key, const QString& title,
                                 bool expandedByDefault = true);
     void addFormula(QTreeWidgetItem* section, const Formula& f, const QString& key);

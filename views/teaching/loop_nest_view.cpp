@@ -28,6 +28,7 @@ LoopNestView::LoopNestView(QWidget* parent) : QWidget(parent) {
     QFont tf = title_->font();
     tf.setBold(true);
     title_->setFont(tf);
+    title_->setWordWrap(true); // long layer names must not widen the dock
     head->addWidget(title_, 1);
     wholeGroup_ = new QCheckBox(tr("Whole fusion group"), this);
     wholeGroup_->setToolTip(
@@ -38,6 +39,7 @@ LoopNestView::LoopNestView(QWidget* parent) : QWidget(parent) {
 
     legend_ = new QLabel(this);
     legend_->setTextFormat(Qt::RichText);
+    legend_->setWordWrap(true);
     v->addWidget(legend_);
 
     code_ = new QPlainTextEdit(this);

@@ -78,7 +78,13 @@ TilePyramidView::TilePyramidView(QWidget* parent) : QWidget(parent) {
     table_->verticalHeader()->setVisible(false);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionMode(QAbstractItemView::NoSelection);
+    // The figures whole; the map and its region (the longest texts) share the rest, elided
+    // in the middle with their tooltips, so that a narrow dock cuts no column.
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(cMap, QHeaderView::Stretch);
+    table_->horizontalHeader()->setSectionResizeMode(cRegion, QHeaderView::Stretch);
+    table_->horizontalHeader()->setStretchLastSection(false);
+    table_->setTextElideMode(Qt::ElideMiddle);
     table_->setMinimumHeight(90);
     v->addWidget(view_, 3);
     v->addWidget(table_, 1);
@@ -227,6 +233,7 @@ void TilePyramidView::rebuildScene() {
     for (int q = 0; q < int(pyramid_.levels.size()); ++q) {
         auto* item = new QTableWidgetItem(
             pyramidLevelLabel(pyramid_, q).replace(QLatin1Char('\n'), QStringLiteral(" — ")));
+        item->setToolTip(item->text());
         table_->setItem(q, cMap, item);
         for (int col = cRegion; col < cColumns; ++col) {
             auto* cell = new QTableWidgetItem;
@@ -272,6 +279,7 @@ void TilePyramidView::updateTable() {
     for (int q = 0; q < table_->rowCount() && size_t(q) < current_.levels.size(); ++q) {
         const LevelStep& s = current_.levels[size_t(q)];
         table_->item(q, cRegion)->setText(regionText(s.region));
+        table_->item(q, cRegion)->setToolTip(regionText(s.region));
         table_->item(q, cLoaded)->setText(teaching::exactCount(s.loaded));
         table_->item(q, cComputed)->setText(teaching::exactCount(s.computed));
         table_->item(q, cRecomputed)->setText(teaching::exactCount(s.recomputed));

@@ -44,6 +44,9 @@ ExchangeController::ExchangeController(Studio* studio, QObject* parent)
                          QKeySequence(Qt::CTRL | Qt::Key_I),
                          tr("Open an ONNX model as a new network")),
             &QAction::triggered, onnx_, &OnnxImportFlow::chooseAndImport);
+    connect(actions_.add(QStringLiteral("onnxReport"), tr("ONNX Import &Report…"), {}, {},
+                         tr("What became of every node of the last imported ONNX model")),
+            &QAction::triggered, onnx_, &OnnxImportFlow::showReport);
     for (const ExportFormat& f : exportFormats()) {
         QAction* a = actions_.add(f.name, f.menuText, {}, {}, f.statusTip);
         connect(a, &QAction::triggered, this, [this, &f] { exportInteractively(f); });
@@ -51,6 +54,7 @@ ExchangeController::ExchangeController(Studio* studio, QObject* parent)
     if (QAction* a = actions_[QStringLiteral("exportSchedule")])
         a->setIcon(gui::studioIcon(QStringLiteral("export")));
     connect(onnx_, &OnnxImportFlow::finished, this, &ExchangeController::updateActions);
+    connect(onnx_, &OnnxImportFlow::reportChanged, this, &ExchangeController::updateActions);
     connect(studio_, &Studio::stateShown, this, &ExchangeController::updateActions);
     updateActions();
 }
@@ -69,6 +73,7 @@ void ExchangeController::updateActions() {
         actions_[f.name]->setEnabled(f.needsMetrics ? haveMetrics : open);
     actions_[QStringLiteral("importSchedule")]->setEnabled(open);
     actions_[QStringLiteral("importOnnx")]->setEnabled(!onnx_->isRunning());
+    actions_[QStringLiteral("onnxReport")]->setEnabled(!onnx_->reportText().isEmpty());
 }
 
 void ExchangeController::say(const QString& message, int ms) {

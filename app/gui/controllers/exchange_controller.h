@@ -33,7 +33,7 @@ class ExchangeController : public QObject {
   public:
     explicit ExchangeController(Studio* studio, QObject* parent = nullptr);
 
-    // importSchedule, importOnnx and one action per export format.
+    // importSchedule, importOnnx, onnxReport and one action per export format.
     const ActionSet& actions() const { return actions_; }
     // The export actions in the order of exportFormats().
     QList<QAction*> exportActions() const;
@@ -48,8 +48,11 @@ class ExchangeController : public QObject {
     bool exportTimeloop(const QString& directory, QString* error = nullptr) {
         return exportTo(QStringLiteral("exportTimeloop"), directory, error);
     }
-    bool exportStream(const QString& path, QString* error = nullptr) {
-        return exportTo(QStringLiteral("exportStream"), path, error);
+    bool exportZigZag(const QString& directory, QString* error = nullptr) {
+        return exportTo(QStringLiteral("exportZigZag"), directory, error);
+    }
+    bool exportStream(const QString& directory, QString* error = nullptr) {
+        return exportTo(QStringLiteral("exportStream"), directory, error);
     }
     bool importSchedule(const QString& path, QString* error = nullptr);
     // What the last import or export reported (also shown in the status bar).

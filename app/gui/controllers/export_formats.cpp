@@ -3,6 +3,7 @@
 #include "examples/bundled.h"
 #include "io/exports/stream_export.h"
 #include "io/exports/timeloop_export.h"
+#include "io/exports/zigzag_export.h"
 #include "io/schedule_yaml.h"
 #include "metrics/metrics_io.h"
 #include "qt_text.h"
@@ -50,13 +51,38 @@ ExportOutput timeloopMappings(const ExportInput& in) {
     return out;
 }
 
-ExportOutput streamMapping(const ExportInput& in) {
-    const StreamExport e = exportStream(in.network, in.hardware, in.schedule);
-    QString message = tr("Saved the Stream mapping to %1");
-    if (!e.notes.empty())
-        message +=
-            tr(" (%n note(s) on layers Stream has no operator for)", nullptr, int(e.notes.size()));
-    return oneFile(e.text, message);
+// " (N notes in the files' headers on what TOOL cannot express)", or nothing.
+QString notesSuffix(const std::vector<std::string>& notes, const QString& tool) {
+    if (notes.empty()) return {};
+    return tr(" (%n note(s) in the files' headers on what %1 cannot express)", nullptr,
+              int(notes.size()))
+        .arg(tool);
+}
+
+ExportOutput zigzagInputs(const ExportInput& in) {
+    const ZigZagExport e = exportZigZag(in.network, in.hardware, in.schedule);
+    ExportOutput out;
+    out.files = {{qs(kZigZagWorkloadFile), QByteArray::fromStdString(e.workload)},
+                 {qs(kZigZagAcceleratorFile), QByteArray::fromStdString(e.accelerator)},
+                 {qs(kZigZagMappingFile), QByteArray::fromStdString(e.mapping)}};
+    out.message = tr("Wrote the ZigZag workload, accelerator and mapping to %1") +
+                  notesSuffix(e.notes, QStringLiteral("ZigZag"));
+    return out;
+}
+
+ExportOutput streamInputs(const ExportInput& in) {
+    const auto e = exportStream(in.network, in.hardware, in.schedule);
+    ExportOutput out;
+    if (!e) {
+        out.error = qs(e.error());
+        return out;
+    }
+    out.files = {{qs(kStreamWorkloadFile), QByteArray::fromStdString(e->workload)},
+                 {qs(kStreamMappingFile), QByteArray::fromStdString(e->mapping)},
+                 {qs(kStreamAcceleratorFile), QByteArray::fromStdString(e->accelerator)}};
+    out.message = tr("Wrote the Stream workload, mapping and accelerator to %1") +
+                  notesSuffix(e->notes, QStringLiteral("Stream"));
+    return out;
 }
 
 std::vector<ExportFormat> makeFormats() {
@@ -88,11 +114,26 @@ std::vector<ExportFormat> makeFormats() {
                  true,
                  false,
                  timeloopMappings});
-    f.push_back({QStringLiteral("exportStream"), tr("Stream Mapping…"),
-                 tr("The network as a Stream workload with the fusion groups as layer stacks"),
-                 tr("Export Stream Mapping"), QStringLiteral(".stream.yaml"),
-                 tr("YAML (*.yaml *.yml)"), tr("Cannot export the Stream mapping"), false, false,
-                 streamMapping});
+    f.push_back({QStringLiteral("exportZigZag"),
+                 tr("ZigZag Workload, Accelerator and Mapping…"),
+                 tr("ZigZag 3.8's three input files: the schedule's mapping of every layer"),
+                 tr("Export for ZigZag Into"),
+                 {},
+                 {},
+                 tr("Cannot export for ZigZag"),
+                 true,
+                 false,
+                 zigzagInputs});
+    f.push_back({QStringLiteral("exportStream"),
+                 tr("Stream Workload and Mapping…"),
+                 tr("Stream's ONNX workload, mapping with the fusion groups, and accelerator"),
+                 tr("Export for Stream Into"),
+                 {},
+                 {},
+                 tr("Cannot export for Stream"),
+                 true,
+                 false,
+                 streamInputs});
     return f;
 }
 

@@ -1,8 +1,8 @@
 // The exports of File ▸ Export that write what core makes of the open project (schedule
-// YAML, metrics, Timeloop and Stream mappings). Each format is one entry of exportFormats():
-// its action, its file dialog and a function from the project to the bytes it writes; the
-// ExchangeController makes the action, asks for the place and writes the files. A new format
-// is one more entry (and its core writer).
+// YAML, metrics, the inputs of Timeloop, ZigZag and Stream). Each format is one entry of
+// exportFormats(): its action, its file dialog and a function from the project to the bytes it
+// writes; the ExchangeController makes the action, asks for the place and writes the files. A new
+// format is one more entry (and its core writer).
 #pragma once
 
 #include "hardware/hardware.h"

@@ -1,6 +1,7 @@
 #include "controllers/onnx_import_flow.h"
 
 #include "examples/bundled.h"
+#include "io/onnx_report.h"
 #include "models/evaluate.h"
 #include "qt_text.h"
 #include "search/search_task.h"
@@ -10,9 +11,11 @@
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontDatabase>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTimer>
@@ -167,6 +170,8 @@ void OnnxImportFlow::onImported(const Result<Network>& net, const OnnxImportRepo
     for (const Layer& l : network.layers())
         opaque += l.type == LayerType::opaque;
     const QString name = qs(network.name());
+    report_ = qs(onnxReportText(report, path_.toStdString(), &network));
+    emit reportChanged();
     doc->reset(std::move(network), std::move(hw), std::move(schedule));
     emit imported(path_);
     QString message = tr("Imported %1: %n layer(s)", nullptr, layers).arg(name);
@@ -174,8 +179,38 @@ void OnnxImportFlow::onImported(const Result<Network>& net, const OnnxImportRepo
     if (!report.warnings.empty())
         message += tr("; %n warning(s): %1", nullptr, int(report.warnings.size()))
                        .arg(qs(report.warnings.front()));
-    studio_->showStatus(message, 12000);
+    studio_->showStatus(message + tr(" (File ▸ ONNX Import Report)"), 12000);
     end(true, message);
+}
+
+void OnnxImportFlow::showReport() {
+    if (report_.isEmpty()) return;
+    // One report window, brought forward again and refreshed by the next import.
+    auto* dialog = studio_->window()->findChild<QDialog*>(QStringLiteral("onnxReportDialog"));
+    QPlainTextEdit* text = nullptr;
+    if (!dialog) {
+        dialog = new QDialog(studio_->window());
+        dialog->setObjectName(QStringLiteral("onnxReportDialog"));
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        text = new QPlainTextEdit(dialog);
+        text->setObjectName(QStringLiteral("onnxReportText"));
+        text->setReadOnly(true);
+        text->setLineWrapMode(QPlainTextEdit::NoWrap);
+        text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+        connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+        auto* v = new QVBoxLayout(dialog);
+        v->addWidget(text, 1);
+        v->addWidget(buttons);
+        dialog->resize(720, 520);
+    } else {
+        text = dialog->findChild<QPlainTextEdit*>(QStringLiteral("onnxReportText"));
+    }
+    dialog->setWindowTitle(tr("ONNX Import Report — %1").arg(QFileInfo(path_).fileName()));
+    text->setPlainText(report_);
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
 }
 
 std::optional<std::vector<int64_t>> OnnxImportFlow::askShape(const std::vector<int64_t>& suggested,

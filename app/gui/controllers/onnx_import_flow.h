@@ -2,8 +2,8 @@
 // ask for the input shape (C, H, W pre-filled from the model; needed when it leaves a
 // dimension dynamic), import on a worker thread, offer to load unsupported operators as
 // opaque pass-through layers, and open the network as a new document with the hardware the
-// user works with. An error (FILE:LINE:COLUMN: message) is shown and the open document stays
-// as it was.
+// user works with; the import report (what became of every node) stays readable afterwards.
+// An error (FILE:LINE:COLUMN: message) is shown and the open document stays as it was.
 #pragma once
 
 #include "io/onnx_import.h"
@@ -49,11 +49,18 @@ class OnnxImportFlow : public QObject {
     // 3 channels or 224 pixels.
     static std::vector<int64_t> suggestedShape(const OnnxModelInfo& info);
 
+    // The report of the last successful import (core/io/onnx_report.h); empty before one.
+    QString reportText() const { return report_; }
+    // Shows it in a window of its own (not modal: it can stay open beside the graph).
+    void showReport();
+
   signals:
     // ok: a new document holds the network; else `message` says why (empty: cancelled).
     void finished(bool ok, const QString& message);
     // The model at `path` became the open network (before finished()).
     void imported(const QString& path);
+    // reportText() changed.
+    void reportChanged();
 
   private:
     void begin(const QString& path);
@@ -71,6 +78,7 @@ class OnnxImportFlow : public QObject {
     SearchTask* task_;
     QString path_;
     OnnxModelInfo info_;
+    QString report_;
     bool busy_ = false;
 };
 

@@ -1,13 +1,18 @@
 #include "controllers/recovery_controller.h"
 
+#include "controllers/autosave_writer.h"
 #include "controllers/recovery_store.h"
+#include "io/edit_history_yaml.h"
 #include "io/project_yaml.h"
 #include "qt_text.h"
 
 #include <QAbstractButton>
+#include <QFile>
 #include <QFileInfo>
 #include <QLocale>
 #include <QTimer>
+
+#include <algorithm>
 
 namespace lf {
 
@@ -16,31 +21,96 @@ RecoveryController::RecoveryController(Studio* studio, const Options& options, Q
     setObjectName(QStringLiteral("recoveryController"));
     if (options_.autosave || options_.offerRecovery)
         store_ = std::make_unique<RecoveryStore>(options_.directory);
-    if (options_.autosave) {
-        timer_ = new QTimer(this);
-        timer_->setInterval(options_.intervalMs);
-        connect(timer_, &QTimer::timeout, this, &RecoveryController::autosave);
-        timer_->start();
-    }
+    if (!options_.autosave) return;
+    writer_ = std::make_unique<AutosaveWriter>();
+    connect(writer_.get(), &AutosaveWriter::finished, this, [this](const QString& error) {
+        if (!error.isEmpty()) studio_->showStatus(tr("Autosave failed: %1").arg(error), 10000);
+        emit autosaved(error);
+    });
+    timer_ = new QTimer(this);
+    timer_->setSingleShot(true);
+    connect(timer_, &QTimer::timeout, this, &RecoveryController::autosave);
+    const Document* doc = studio_->document();
+    connect(doc, &Document::changed, this, &RecoveryController::scheduleAutosave);
+    connect(doc, &Document::modifiedChanged, this, &RecoveryController::scheduleAutosave);
+    connect(doc, &Document::documentReset, this, &RecoveryController::scheduleAutosave);
 }
 
 RecoveryController::~RecoveryController() = default;
 
+bool RecoveryController::autosavePending() const {
+    return timer_ && timer_->isActive();
+}
+
+void RecoveryController::scheduleAutosave() {
+    if (!timer_->isActive()) {
+        sinceFirstUnsaved_.start();
+        timer_->start(options_.delayMs);
+        return;
+    }
+    // Each edit restarts the quiet time, but a long burst is still written in time.
+    const qint64 left = kMaxAutosaveWaitMs - sinceFirstUnsaved_.elapsed();
+    timer_->start(int(std::clamp<qint64>(left, 0, options_.delayMs)));
+}
+
 void RecoveryController::clear() {
-    if (store_) store_->clear();
+    if (!store_) return;
+    if (timer_) timer_->stop();
+    RecoveryStore* store = store_.get();
+    if (!writer_) {
+        store->clear();
+        return;
+    }
+    writer_->submit([store] {
+        store->clear();
+        return QString();
+    });
+}
+
+void RecoveryController::waitForWrites() {
+    if (writer_) writer_->waitUntilIdle();
 }
 
 void RecoveryController::autosave() {
-    if (!store_) return;
-    const Document* doc = studio_->document();
-    if (!doc->isModified()) {
-        store_->clear();
+    if (!store_ || !writer_) return;
+    if (!studio_->document()->isModified()) {
+        clear();
         return;
     }
-    QString error;
-    const std::string text = writeProjectYaml(doc->project(studio_->viewState()));
-    if (!store_->save(QByteArray::fromStdString(text), doc->filePath(), &error))
-        studio_->showStatus(tr("Autosave failed: %1").arg(error), 10000);
+    timer_->stop();
+    // The snapshot: the project's values and the history's shared ones. Serializing and
+    // writing them is the writer's work.
+    const Document* doc = studio_->document();
+    RecoveryStore* store = store_.get();
+    writer_->submit([store, project = doc->project(studio_->viewState()), history = doc->history(),
+                     original = doc->filePath()] {
+        const std::string projectText = writeProjectYaml(project);
+        const std::string historyText = writeEditHistoryYaml(project.network, history);
+        QString error;
+        store->save(QByteArray::fromStdString(projectText), QByteArray::fromStdString(historyText),
+                    original, &error);
+        return error;
+    });
+}
+
+void RecoveryController::restore(Project project, const QString& historyFile,
+                                 const QString& originalPath) {
+    Document* doc = studio_->document();
+    // The history, when there is a readable one of this network, brings back the state and
+    // undo/redo; else the project alone.
+    QFile file(historyFile);
+    std::optional<EditHistory> history;
+    if (file.open(QIODevice::ReadOnly)) {
+        auto read = readEditHistoryYaml(file.readAll().toStdString(), historyFile.toStdString(),
+                                        project.network);
+        if (read) history = std::move(*read);
+    }
+    if (history)
+        doc->restore(std::move(project.network), *history, originalPath, project.view);
+    else
+        doc->reset(std::move(project.network), std::move(project.hardware),
+                   std::move(project.schedule), originalPath, project.view);
+    doc->markModified();
 }
 
 void RecoveryController::offerRecovery() {
@@ -70,16 +140,14 @@ void RecoveryController::offerRecovery() {
             answer = QMessageBox::StandardButton(box.exec());
         }
         if (answer == QMessageBox::Ignore) continue;
-        store_->discard(o);
         if (answer == QMessageBox::Yes) {
-            Document* doc = studio_->document();
-            doc->reset(std::move(project->network), std::move(project->hardware),
-                       std::move(project->schedule), o.originalPath, project->view);
-            doc->markModified();
+            restore(std::move(*project), o.historyFile, o.originalPath);
+            store_->discard(o);
             autosave(); // our own session now holds it, should this one end badly too
             studio_->showStatus(tr("Restored unsaved work on %1").arg(what), 10000);
             return;
         }
+        store_->discard(o);
     }
 }
 

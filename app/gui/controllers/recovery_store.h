@@ -1,7 +1,10 @@
-// Autosave and crash recovery: while a document has unsaved changes its project text is
-// written every minute to a recovery file in AppLocalDataLocation/recovery, next to a lock
-// that this session holds. Files whose lock no live process holds were left by a session
-// that crashed; the studio offers to restore them at start.
+// Autosave and crash recovery on disk: while a document has unsaved changes its project and
+// its undo history (io/edit_history_yaml.h) are written to recovery files in
+// AppLocalDataLocation/recovery, next to a lock that this session holds. Files whose lock no
+// live process holds were left by a session that crashed; the studio offers to restore them
+// at start. Locks of dead sessions with nothing to restore are removed when a store opens.
+// save() and clear() may run on another thread than the one that made the store (one at a
+// time); the rest runs on the GUI thread.
 #pragma once
 
 #include <QDateTime>
@@ -25,20 +28,25 @@ class RecoveryStore {
 
     struct Orphan {
         QString projectFile;  // the recovery project
+        QString historyFile;  // its undo history (may be missing: written by an older version)
         QString originalPath; // where the document was saved before (empty: never saved)
         QDateTime when;
         QString id;
     };
     // Recovery files of sessions that ended without cleaning up, newest first.
     QList<Orphan> orphans() const;
-    // Writes this session's recovery file (atomically).
-    bool save(const QByteArray& projectText, const QString& originalPath, QString* error);
+    // Writes this session's recovery files, each atomically (history first: a project
+    // without its history is restored without undo, never with another one's).
+    bool save(const QByteArray& projectText, const QByteArray& historyText,
+              const QString& originalPath, QString* error);
     // Removes this session's recovery file (the document was saved or closed cleanly).
     void clear();
     // Removes an orphan's files (restored or declined).
     void discard(const Orphan& orphan);
 
   private:
+    void removeStaleLocks() const;
+
     QString dir_;
     QString id_;
     std::unique_ptr<QLockFile> lock_;

@@ -18,6 +18,9 @@ CanvasPanel::CanvasPanel(Studio* studio, QWidget* parent)
     : QObject(parent), studio_(studio), canvas_(new graph::GraphCanvas(parent)), actions_(this),
       colorBy_(new QActionGroup(this)) {
     setObjectName(QStringLiteral("canvasPanel"));
+    // Graphviz never holds up the GUI thread: the old picture stays until the new one is laid
+    // out (a 5,000-layer graph takes dot tens of seconds).
+    canvas_->setAsyncLayout(true);
     studio_->follow(canvas_);
     connect(canvas_, &graph::GraphCanvas::statusMessage, studio_,
             [this](const QString& m) { studio_->showStatus(m); });

@@ -5,6 +5,7 @@
 #include "studio/document_command.h"
 
 #include <QFileInfo>
+#include <QSignalBlocker>
 #include <QUndoStack>
 
 #include <algorithm>
@@ -38,6 +39,51 @@ void Document::reset(Network network, Hardware hardware, Schedule schedule, cons
     }
     emit documentReset();
     if (wasModified) emit modifiedChanged(false);
+}
+
+void Document::restore(Network network, const EditHistory& history, const QString& filePath,
+                       const ProjectViewState& view) {
+    const QString oldPath = filePath_;
+    {
+        // One documentReset when everything is in place, not one signal per replayed edit.
+        const QSignalBlocker quiet(this);
+        reset(std::move(network), history.base_hardware, history.base_schedule, filePath, view);
+        for (const EditStep& step : history.steps) {
+            auto* cmd = new DocumentCommand(this, qs(step.text), 0);
+            if (step.hardware) cmd->setHardware(hardware_, *step.hardware);
+            if (step.schedule) cmd->setSchedule(schedule_, *step.schedule);
+            undo_->push(cmd);
+        }
+        if (history.clean >= 0) {
+            undo_->setIndex(history.clean);
+            undo_->setClean();
+        } else {
+            undo_->resetClean();
+        }
+        undo_->setIndex(history.index);
+    }
+    if (filePath_ != oldPath) emit filePathChanged(filePath_);
+    emit documentReset();
+    emit modifiedChanged(isModified());
+}
+
+EditHistory Document::history() const {
+    EditHistory h;
+    const int count = undo_->count();
+    std::shared_ptr<const Hardware> baseHw;
+    std::shared_ptr<const Schedule> baseSchedule;
+    for (int k = 0; k < count; ++k) {
+        const auto* cmd = static_cast<const DocumentCommand*>(undo_->command(k));
+        if (!baseHw) baseHw = cmd->hardwareBefore();
+        if (!baseSchedule) baseSchedule = cmd->scheduleBefore();
+        h.steps.push_back({cmd->text().toStdString(), cmd->hardwareAfter(), cmd->scheduleAfter()});
+    }
+    // A value no edit changed is the same at the base as now.
+    h.base_hardware = baseHw ? *baseHw : hardware_;
+    h.base_schedule = baseSchedule ? *baseSchedule : schedule_;
+    h.index = undo_->index();
+    h.clean = undo_->cleanIndex();
+    return h;
 }
 
 StudioState Document::state() const {

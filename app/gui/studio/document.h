@@ -4,6 +4,7 @@
 // document untouched and reports why (returned, and through editRefused()).
 #pragma once
 
+#include "io/edit_history_yaml.h"
 #include "io/project_yaml.h"
 #include "studio_state.h"
 
@@ -27,6 +28,13 @@ class Document : public QObject {
     // Opens a new project: replaces everything and clears the undo history.
     void reset(Network network, Hardware hardware, Schedule schedule, const QString& filePath = {},
                const ProjectViewState& view = {});
+
+    // Opens a project with an undo history: the state after `history.index` edits, undo and
+    // redo as they were, the saved state where `history.clean` says (a recovered session).
+    void restore(Network network, const EditHistory& history, const QString& filePath,
+                 const ProjectViewState& view);
+    // The undo history as values (for the recovery file): cheap, the values are shared.
+    EditHistory history() const;
 
     const Network& network() const { return network_; }
     const Hardware& hardware() const { return hardware_; }

@@ -13,21 +13,21 @@ DocumentCommand::DocumentCommand(Document* doc, const QString& text, int mergeId
     : QUndoCommand(text), doc_(doc), mergeId_(mergeId) {}
 
 void DocumentCommand::setHardware(Hardware before, Hardware after) {
-    hwBefore_ = std::move(before);
-    hwAfter_ = std::move(after);
+    hwBefore_ = std::make_shared<const Hardware>(std::move(before));
+    hwAfter_ = std::make_shared<const Hardware>(std::move(after));
 }
 
 void DocumentCommand::setSchedule(Schedule before, Schedule after) {
-    schedBefore_ = std::move(before);
-    schedAfter_ = std::move(after);
+    schedBefore_ = std::make_shared<const Schedule>(std::move(before));
+    schedAfter_ = std::make_shared<const Schedule>(std::move(after));
 }
 
 void DocumentCommand::redo() {
-    doc_->applyValues(hwAfter_ ? &*hwAfter_ : nullptr, schedAfter_ ? &*schedAfter_ : nullptr);
+    doc_->applyValues(hwAfter_.get(), schedAfter_.get());
 }
 
 void DocumentCommand::undo() {
-    doc_->applyValues(hwBefore_ ? &*hwBefore_ : nullptr, schedBefore_ ? &*schedBefore_ : nullptr);
+    doc_->applyValues(hwBefore_.get(), schedBefore_.get());
 }
 
 int DocumentCommand::id() const {

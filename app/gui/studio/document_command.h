@@ -9,7 +9,7 @@
 
 #include <QUndoCommand>
 
-#include <optional>
+#include <memory>
 
 namespace lf {
 
@@ -22,6 +22,13 @@ class DocumentCommand : public QUndoCommand {
     void setHardware(Hardware before, Hardware after);
     void setSchedule(Schedule before, Schedule after);
 
+    // The values the command leaves (null: it does not change them). Shared: a snapshot of
+    // the whole history (autosave) copies no schedule.
+    const std::shared_ptr<const Hardware>& hardwareAfter() const { return hwAfter_; }
+    const std::shared_ptr<const Schedule>& scheduleAfter() const { return schedAfter_; }
+    const std::shared_ptr<const Hardware>& hardwareBefore() const { return hwBefore_; }
+    const std::shared_ptr<const Schedule>& scheduleBefore() const { return schedBefore_; }
+
     void redo() override;
     void undo() override;
     int id() const override;
@@ -30,8 +37,8 @@ class DocumentCommand : public QUndoCommand {
   private:
     Document* doc_;
     int mergeId_;
-    std::optional<Hardware> hwBefore_, hwAfter_;
-    std::optional<Schedule> schedBefore_, schedAfter_;
+    std::shared_ptr<const Hardware> hwBefore_, hwAfter_;
+    std::shared_ptr<const Schedule> schedBefore_, schedAfter_;
 };
 
 } // namespace lf

@@ -1,9 +1,18 @@
 #include "io/exports/stream_export.h"
 
+#include "io/exports/export_files.h"
+#include "io/exports/zigzag_accelerator.h"
+#include "io/onnx_export.h"
 #include "io/yaml_support.h"
+#include "models/convfusion.h"
+#include "models/evaluate.h"
 #include "network/dims.h"
 
-#include <utility>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
 
 namespace lf {
 
@@ -11,335 +20,265 @@ using namespace yamlio;
 
 namespace {
 
-enum class StreamForm { conv, grouped_conv, depthwise_conv, pool, add };
+// Layout-only operators Stream turns into fusion edges, not computation nodes
+// (ONNXModelParser.FUSION_EDGE_OPS).
+bool isFusionEdge(const std::string& op) {
+    return op == "Flatten" || op == "Reshape" || op == "Transpose" || op == "Squeeze" ||
+           op == "Unsqueeze";
+}
 
-StreamForm formOf(const Layer& l, const LayerDims& d) {
+std::string unsupportedReason(const Layer& l) {
     switch (l.type) {
+    case LayerType::conv:
+        if (l.groups > 1)
+            return "a grouped or depthwise convolution: Stream's Conv parser ignores `group` "
+                   "and reads the weights as one group";
+        if (l.dilation_h != 1 || l.dilation_w != 1)
+            return "a dilated convolution: Stream's Conv parser ignores `dilations`";
+        if (l.stride_h != l.stride_w)
+            return "unequal strides: Stream's Conv parser reads ONNX's [h, w] strides as [x, y]";
+        return {};
+    case LayerType::fc:
+        return {};
     case LayerType::pool:
+        if (l.pool_mode == PoolMode::avg)
+            return "average pooling: Stream has no AveragePool parser";
+        if (!(l.pad_t == l.pad_l && l.pad_t == l.pad_b && l.pad_t == l.pad_r))
+            return "asymmetric padding: Stream's MaxPool parser refuses it";
+        if (l.stride_h != l.stride_w)
+            return "unequal strides: Stream's MaxPool parser reads ONNX's [h, w] strides as [x, y]";
+        if (l.dilation_h != 1 || l.dilation_w != 1)
+            return "a dilated pool: Stream's MaxPool parser ignores `dilations`";
+        return {};
     case LayerType::global_pool:
-        return StreamForm::pool;
+        return l.pool_mode == PoolMode::max ? "global max pooling: Stream has no GlobalMaxPool "
+                                              "parser"
+                                            : std::string();
     case LayerType::add:
-        return StreamForm::add;
-    default:
-        break;
+        return l.operandIds().size() > 2 ? "an add of more than two tensors (ONNX Sum): Stream "
+                                           "has no Sum parser"
+                                         : std::string();
+    case LayerType::mul:
+        return l.operandIds().size() > 2 ? "a product of more than two tensors" : std::string();
+    case LayerType::concat:
+        return "a concat: Stream has no Concat parser";
+    case LayerType::resize:
+        return "a resize: Stream has no Resize parser";
+    case LayerType::deconv:
+        return "a transposed convolution: Stream has no ConvTranspose parser";
+    case LayerType::reorg:
+        return "a reorg (channel slice or pixel shuffle), which the Stream export does not cover";
+    case LayerType::opaque:
+        return "an operator LayerFuse does not model";
+    case LayerType::input:
+        return {};
     }
-    if (d.G <= 1) return StreamForm::conv;
-    if (d.G == d.Di && d.G == d.Dz) return StreamForm::depthwise_conv;
-    return StreamForm::grouped_conv;
+    return {};
 }
 
-const char* operatorType(const Layer& l) {
-    switch (l.type) {
-    case LayerType::pool:
-        return l.pool_mode == PoolMode::max ? "MaxPool" : "AveragePool";
-    case LayerType::global_pool:
-        return l.pool_mode == PoolMode::max ? "MaxPool" : "GlobalAveragePool";
-    case LayerType::add:
-        return "Add";
-    default:
-        return "Conv";
-    }
-}
-
-// The workload id a layer reads its input from. A layer fed by a network input names
-// itself (ZigZag's convention for an operand that comes from memory); a producer that is
-// not a workload layer is looked through to its first input.
-int sourceId(const Network& net, const std::vector<int>& wid, LayerId p, int self) {
-    for (int guard = 0; guard < net.size(); ++guard) {
-        if (wid[size_t(p)] >= 0) return wid[size_t(p)];
-        const Layer& l = net.layer(p);
-        if (l.type == LayerType::input || l.inputs.empty()) return self;
-        p = l.inputs.front();
-    }
-    return self;
-}
-
-std::string relation(const char* in, int64_t stride, const char* out, int64_t dil, const char* k) {
-    return std::string(in) + "=" + intText(stride) + "*" + out + "+" + intText(dil) + "*" + k;
-}
-
-void emitIntSeq(YAML::Emitter& out, const std::vector<int64_t>& v) {
-    out << YAML::Flow << YAML::BeginSeq;
-    for (int64_t x : v)
-        out << intText(x);
-    out << YAML::EndSeq;
-}
-
-void emitStrSeq(YAML::Emitter& out, const std::vector<std::string>& v) {
-    out << YAML::Flow << YAML::BeginSeq;
-    for (const auto& s : v)
-        out << s;
-    out << YAML::EndSeq;
-}
-
-struct Loops {
-    std::vector<std::string> dims;
-    std::vector<int64_t> sizes;
-    void add(const char* d, int64_t s) {
-        dims.emplace_back(d);
-        sizes.push_back(s);
-    }
+// Position of the output-row / output-column / output-feature dims in a node's iteration
+// space, as Stream's parsers build it (stream/parser/onnx/*.py): Conv (b, ox, oy, fx, fy, c,
+// k); MaxPool (b, k, oy, ox, fy, fx); GlobalAveragePool (b, c, oh, ow, ih, iw); Gemm (m, k, n);
+// element-wise operators the output's own axes.
+struct TileDims {
+    int oy = -1, ox = -1, n = -1;
 };
 
-void emitWorkloadLayer(YAML::Emitter& out, const Network& net, const Hardware& hw, LayerId id,
-                       const std::vector<int>& wid) {
-    const Layer& l = net.layer(id);
-    const LayerDims d = layerDims(net, id);
-    const StreamForm form = formOf(l, d);
-    const int self = wid[size_t(id)];
-    const Precision& p = hw.precision;
-    const bool windowed = form != StreamForm::add;
-    const int64_t dilW = l.type == LayerType::conv || l.type == LayerType::pool ? l.dilation_w : 1;
-    const int64_t dilH = l.type == LayerType::conv || l.type == LayerType::pool ? l.dilation_h : 1;
+TileDims tileDims(const std::string& op, bool flat) {
+    if (op == "Conv") return {2, 1, -1};
+    if (op == "Gemm") return {-1, -1, 2};
+    if (flat) return {-1, -1, 1};
+    return {2, 3, -1};
+}
 
-    Loops loops;
-    loops.add("B", hw.batch);
-    std::string equation;
-    switch (form) {
-    case StreamForm::conv:
-        equation = "O[b][k][oy][ox]+=W[k][c][fy][fx]*I[b][c][iy][ix]";
-        loops.add("K", d.Dz);
-        loops.add("C", d.Di);
-        break;
-    case StreamForm::grouped_conv:
-        equation = "O[b][g][k][oy][ox]+=W[g][k][c][fy][fx]*I[b][g][c][iy][ix]";
-        loops.add("G", d.G);
-        loops.add("K", d.DzPerGroup());
-        loops.add("C", d.DiPerGroup());
-        break;
-    case StreamForm::depthwise_conv:
-        equation = "O[b][g][oy][ox]+=W[g][fy][fx]*I[b][g][iy][ix]";
-        loops.add("G", d.G);
-        break;
-    case StreamForm::pool:
-        equation = "O[b][g][oy][ox]+=W[fy][fx]*I[b][g][iy][ix]";
-        loops.add("G", d.Dz);
-        break;
-    case StreamForm::add:
-        equation = "O[b][g][oy][ox]=W[b][g][oy][ox]+I[b][g][oy][ox]";
-        loops.add("G", d.Dz);
-        break;
-    }
-    loops.add("OY", d.Dy);
-    loops.add("OX", d.Dx);
-    if (windowed) {
-        loops.add("FY", d.Dn);
-        loops.add("FX", d.Dm);
-    }
-
+void emitCore(YAML::Emitter& out, const ZigZagAcceleratorSpec& spec, const std::string& name,
+              const char* type) {
     out << YAML::BeginMap;
-    out << YAML::Key << "id" << YAML::Value << intText(self);
-    out << YAML::Key << "name" << YAML::Value;
-    emitString(out, l.name);
-    out << YAML::Key << "operator_type" << YAML::Value << operatorType(l);
-    out << YAML::Key << "equation" << YAML::Value << equation;
-    out << YAML::Key << "dimension_relations" << YAML::Value;
-    if (windowed)
-        emitStrSeq(
-            out, {relation("ix", d.Sx, "ox", dilW, "fx"), relation("iy", d.Sy, "oy", dilH, "fy")});
-    else
-        emitStrSeq(out, {});
-    out << YAML::Key << "loop_dims" << YAML::Value;
-    emitStrSeq(out, loops.dims);
-    out << YAML::Key << "loop_sizes" << YAML::Value;
-    emitIntSeq(out, loops.sizes);
-
-    // Precisions in bits: partial sums at psum_bits where the operator accumulates.
-    const bool accumulates =
-        form != StreamForm::add && !(form == StreamForm::pool && l.pool_mode == PoolMode::max);
-    out << YAML::Key << "operand_precision" << YAML::Value << YAML::Flow << YAML::BeginMap;
-    out << YAML::Key << "W" << YAML::Value
-        << intText(form == StreamForm::pool  ? 0
-                   : form == StreamForm::add ? p.act_bits
-                                             : p.weight_bits);
-    out << YAML::Key << "I" << YAML::Value << intText(p.act_bits);
-    out << YAML::Key << "O" << YAML::Value << intText(accumulates ? p.psum_bits : p.act_bits);
-    out << YAML::Key << "O_final" << YAML::Value << intText(p.act_bits);
-    out << YAML::EndMap;
-
-    out << YAML::Key << "operand_source" << YAML::Value << YAML::Flow << YAML::BeginMap;
-    if (form == StreamForm::add) {
-        const LayerId a = l.inputs.empty() ? id : l.inputs[0];
-        const LayerId b = l.inputs.size() > 1 ? l.inputs[1] : a;
-        out << YAML::Key << "W" << YAML::Value << intText(sourceId(net, wid, a, self));
-        out << YAML::Key << "I" << YAML::Value << intText(sourceId(net, wid, b, self));
-    } else {
-        const int in = l.inputs.empty() ? self : sourceId(net, wid, l.inputs.front(), self);
-        out << YAML::Key << "I" << YAML::Value << intText(in);
-        out << YAML::Key << "W" << YAML::Value << intText(self); // constant operand
-    }
-    out << YAML::EndMap;
-
-    if (windowed) {
-        out << YAML::Key << "pr_loop_dims" << YAML::Value;
-        emitStrSeq(out, {"IY", "IX"});
-        out << YAML::Key << "pr_loop_sizes" << YAML::Value;
-        emitIntSeq(out, {d.in_h, d.in_w});
-        const bool padded = l.type == LayerType::conv || l.type == LayerType::pool;
-        out << YAML::Key << "padding" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-        emitIntSeq(out, {padded ? l.pad_t : 0, padded ? l.pad_b : 0});
-        emitIntSeq(out, {padded ? l.pad_l : 0, padded ? l.pad_r : 0});
-        out << YAML::EndSeq;
-    }
+    emitZigZagAcceleratorBody(out, spec, name);
+    out << YAML::Key << "type" << YAML::Value << type;
     out << YAML::EndMap;
 }
 
-// Stream's intra-core tiling: the number of tiles of each tiled dim (ceil(D/T), per group),
-// outermost loop first, dims with a single tile left out.
-std::vector<std::string> intraCoreTiling(const Network& net, LayerId id, const LayerSchedule& ls) {
-    const LayerDims d = layerDims(net, id);
-    const StreamForm form = formOf(net.layer(id), d);
-    const bool hasKC = form == StreamForm::conv || form == StreamForm::grouped_conv;
-    std::vector<std::string> out;
-    for (Dim dim : ls.order) {
-        int64_t D = 1;
-        const char* name = "";
-        switch (dim) {
-        case Dim::z:
-            D = hasKC ? d.DzPerGroup() : 1;
-            name = "K";
-            break;
-        case Dim::i:
-            D = hasKC ? d.DiPerGroup() : 1;
-            name = "C";
-            break;
-        case Dim::y:
-            D = d.Dy;
-            name = "OY";
-            break;
-        case Dim::x:
-            D = d.Dx;
-            name = "OX";
-            break;
-        }
-        const int64_t T = std::max<int64_t>(1, std::min(ls.T(dim), D));
-        const int64_t n = (D + T - 1) / T;
-        if (n > 1) out.push_back(std::string(name) + ", " + intText(n));
-    }
-    return out;
-}
-
-std::string skipReason(const Layer& l) {
-    switch (l.type) {
-    case LayerType::concat:
-        return "concat has no ZigZag operator (no compute)";
-    case LayerType::mul:
-        return "element-wise mul has no ZigZag operator";
-    case LayerType::resize:
-        return "resize has no ZigZag operator";
-    case LayerType::deconv:
-        return "a transposed convolution has no ZigZag dimension relation";
-    case LayerType::opaque:
-        return "an unsupported operator";
-    default:
-        return "no ZigZag operator";
+void emitHeader(YAML::Emitter& out, const std::string& what, const Network& net, const Hardware& hw,
+                const std::vector<std::string>& notes) {
+    out << YAML::Comment("Stream " + std::string(kStreamVersion) + " (main " + kStreamCommit +
+                         ") " + what + " of " + net.name() + " on " + hw.name +
+                         ", exported by LayerFuse");
+    out << YAML::Newline;
+    for (const std::string& n : notes) {
+        out << YAML::Comment(n);
+        out << YAML::Newline;
     }
 }
 
 } // namespace
 
-bool isStreamLayer(const Layer& l) {
-    switch (l.type) {
-    case LayerType::conv:
-    case LayerType::fc:
-    case LayerType::pool:
-    case LayerType::global_pool:
-    case LayerType::add:
-        return true;
-    default:
-        return false;
-    }
+std::vector<std::string> streamUnsupported(const Network& net) {
+    std::vector<std::string> out;
+    for (const Layer& l : net.layers())
+        if (const std::string why = unsupportedReason(l); !why.empty())
+            out.push_back(l.name + " (" + std::string(toString(l.type)) + ") is " + why);
+    return out;
 }
 
-StreamExport exportStream(const Network& net, const Hardware& hw, const Schedule& s) {
+Result<StreamExport> exportStream(const Network& net, const Hardware& hw, const Schedule& s) {
+    if (const auto bad = streamUnsupported(net); !bad.empty()) {
+        std::string msg = net.name() + " cannot be written for Stream " + kStreamVersion + ": ";
+        for (size_t k = 0; k < bad.size() && k < 5; ++k)
+            msg += (k ? "; " : "") + bad[k];
+        if (bad.size() > 5) msg += "; and " + intText(int64_t(bad.size() - 5)) + " more";
+        return Error(msg);
+    }
     StreamExport e;
-    e.workload_id.assign(size_t(net.size()), -1);
-    std::vector<LayerId> layers;
-    for (LayerId id = 0; id < net.size(); ++id) {
-        const Layer& l = net.layer(id);
-        if (isStreamLayer(l)) {
-            e.workload_id[size_t(id)] = int(layers.size());
-            layers.push_back(id);
-        } else if (l.type != LayerType::input) {
-            std::string n = l.name + " (" + std::string(toString(l.type)) +
-                            ") is not in the workload: " + skipReason(l);
-            if (!l.inputs.empty())
-                n += "; its consumers read from " + net.layer(l.inputs.front()).name;
-            e.notes.push_back(std::move(n));
+    OnnxExportOptions oo;
+    oo.activation_type = onnxElementTypeForBits(hw.precision.act_bits);
+    oo.weight_type = onnxElementTypeForBits(hw.precision.weight_bits);
+    oo.stream_activations_only = true;
+    OnnxExportReport report;
+    auto bytes = writeOnnxModel(net, oo, &report);
+    if (!bytes) return bytes.error();
+    e.workload = std::move(*bytes);
+    e.notes = report.notes;
+    if (hw.precision.psum_bits != hw.precision.act_bits)
+        e.notes.push_back("Stream takes an operand's width from its ONNX tensor type: partial "
+                          "sums are as wide as the outputs (" +
+                          intText(hw.precision.act_bits) + " bits), not psum_bits (" +
+                          intText(hw.precision.psum_bits) + ")");
+    if (hw.precision.act_bits > 16 || hw.precision.weight_bits > 16)
+        e.notes.push_back("precisions above 16 bits are written as 32-bit floats");
+
+    const Metrics m = evaluate(net, hw, s);
+    std::vector<std::string> mappingNotes;
+    for (const FusionGroup& g : s.groups)
+        if (g.partition.kind == PartitionKind::spatial && g.layers.size() > 1)
+            mappingNotes.push_back("group " + g.name +
+                                   " splits the PE array between its layers; Stream's cores are "
+                                   "separate accelerators, so every layer runs on core 0");
+    if (hw.cores)
+        mappingNotes.push_back("the multicore organisation (cores: " + intText(hw.cores->tle) +
+                               " x " + intText(hw.cores->tlt) + ") is not exported: one core");
+
+    // --- mapping.yaml ---------------------------------------------------------------------
+    {
+        YAML::Emitter out;
+        out.SetIndent(2);
+        emitHeader(out, "mapping", net, hw, mappingNotes);
+        out << YAML::BeginMap;
+        out << YAML::Key << "layers" << YAML::Value << YAML::BeginSeq;
+        for (const auto& n : report.nodes) {
+            if (isFusionEdge(n.op_type)) continue;
+            out << YAML::BeginMap;
+            out << YAML::Key << "name" << YAML::Value;
+            emitString(out, n.name);
+            out << YAML::Key << "core_allocation" << YAML::Value << YAML::Flow << YAML::BeginSeq
+                << YAML::Flow << YAML::BeginSeq << intText(0) << YAML::EndSeq << YAML::EndSeq;
+            out << YAML::EndMap;
         }
-        if (l.type == LayerType::add && l.inputs.size() > 2)
-            e.notes.push_back(
-                l.name + " adds " + intText(int64_t(l.inputs.size())) +
-                " inputs; ZigZag's Add takes two, so its operand_source names the first two");
+        out << YAML::EndSeq;
+        out << YAML::Key << "fused_groups" << YAML::Value << YAML::BeginSeq;
+        for (size_t gi = 0; gi < s.groups.size(); ++gi) {
+            const FusionGroup& g = s.groups[gi];
+            std::set<LayerId> members(g.layers.begin(), g.layers.end());
+            std::vector<const OnnxExportReport::Node*> nodes;
+            for (const auto& n : report.nodes)
+                if (members.count(n.layer) && !isFusionEdge(n.op_type)) nodes.push_back(&n);
+            if (nodes.empty()) continue;
+            const OnnxExportReport::Node& last = *nodes.back();
+            const Layer& lastLayer = net.layer(last.layer);
+            const bool flat = lastLayer.type == LayerType::fc;
+            const TileDims td = tileDims(last.op_type, flat);
+            // The group's output tile: the scheduler's (reuse, optimus) or the last layer's.
+            const LayerDims ld = layerDims(net, last.layer);
+            const auto T = effectiveTiles(ld, s.layers[size_t(last.layer)], false);
+            const GroupMetrics* gm = gi < m.groups.size() ? &m.groups[gi] : nullptr;
+            int64_t th = T[size_t(Dim::y)], tw = T[size_t(Dim::x)];
+            if (gm && gm->out_tile_h > 0 && gm->out_tile_w > 0) {
+                th = gm->out_tile_h;
+                tw = gm->out_tile_w;
+            }
+            out << YAML::BeginMap;
+            out << YAML::Key << "name" << YAML::Value;
+            emitString(out, g.name);
+            out << YAML::Key << "layers" << YAML::Value << YAML::BeginSeq;
+            for (const auto* n : nodes)
+                emitString(out, n->name);
+            out << YAML::EndSeq;
+            out << YAML::Key << "intra_core_tiling" << YAML::Value << YAML::BeginSeq;
+            auto tile = [&](int dim, int64_t size) {
+                out << YAML::Flow << YAML::BeginMap << YAML::Key << "dim" << YAML::Value;
+                emitString(out, last.name + ".D" + intText(dim));
+                out << YAML::Key << "tile" << YAML::Value << intText(std::max<int64_t>(1, size))
+                    << YAML::EndMap;
+            };
+            if (td.n >= 0) {
+                tile(td.n, std::min(T[size_t(Dim::z)] * ld.G, ld.Dz));
+            } else {
+                tile(td.oy, std::min(th, ld.Dy));
+                tile(td.ox, std::min(tw, ld.Dx));
+            }
+            out << YAML::EndSeq;
+            out << YAML::EndMap;
+        }
+        out << YAML::EndSeq;
+        out << YAML::EndMap;
+        e.mapping = finish(out);
     }
 
-    YAML::Emitter out;
-    out.SetIndent(2);
-    out << YAML::Comment("Stream-style export of " + net.name() + " on " + hw.name +
-                         ", exported by LayerFuse");
-    out << YAML::Newline;
-    out << YAML::Comment(
-        "workload: ZigZag/Stream layers; mapping: Stream mapping entries; layer_stacks: the "
-        "fusion groups as lists of workload ids (Stream's fused mode)");
-    out << YAML::Newline;
-    out << YAML::BeginMap;
-    out << YAML::Key << "workload" << YAML::Value << YAML::BeginSeq;
-    for (LayerId id : layers)
-        emitWorkloadLayer(out, net, hw, id, e.workload_id);
-    out << YAML::EndSeq;
-
-    out << YAML::Key << "mapping" << YAML::Value << YAML::BeginSeq;
-    const std::vector<int> group_of = s.groupIndexByLayer(net.size());
-    for (LayerId id : layers) {
-        // A spatial partition gives each layer of the group its own sub-array: core k for
-        // the group's k-th layer; every other layer runs on core 0.
-        int core = 0;
-        if (const int g = group_of[size_t(id)]; g >= 0) {
-            const FusionGroup& fg = s.groups[size_t(g)];
-            if (fg.partition.kind == PartitionKind::spatial && fg.layers.size() > 1)
-                for (size_t k = 0; k < fg.layers.size(); ++k)
-                    if (fg.layers[k] == id) core = int(k);
-        }
+    // --- accelerator.yaml -----------------------------------------------------------------
+    {
+        const double sramBits = double(m.totals.buffer_peak_bytes) * 8.0;
+        ZigZagAcceleratorSpec compute = zigzagAccelerator(hw, sramBits, false);
+        ZigZagAcceleratorSpec offchip;
+        offchip.memories = {zigzagAccelerator(hw, sramBits, true).memories.back()};
+        offchip.cols = offchip.rows = 0;
+        offchip.mac_pj = 0;
+        YAML::Emitter out;
+        out.SetIndent(2);
+        std::vector<std::string> notes = compute.notes;
+        notes.push_back("core 0: the PE array, its register files and the global buffer; core 1: "
+                        "DRAM; the link between them carries the DRAM bandwidth (bits per cycle)");
+        notes.push_back("Stream 1.13 names a node's loop dims D0, D1, ...; a core's `dataflows` "
+                        "accept letter names only, so the dataflow is not fixed and Stream's "
+                        "ZigZag backend chooses each layer's spatial mapping");
+        emitHeader(out, "accelerator", net, hw, notes);
         out << YAML::BeginMap;
         out << YAML::Key << "name" << YAML::Value;
-        emitString(out, net.layer(id).name);
-        out << YAML::Key << "core_allocation" << YAML::Value;
-        emitIntSeq(out, {core});
-        out << YAML::Key << "intra_core_tiling" << YAML::Value;
-        emitStrSeq(out, intraCoreTiling(net, id, s.layers[size_t(id)]));
-        out << YAML::Key << "inter_core_tiling" << YAML::Value;
-        emitStrSeq(out, {});
+        emitString(out, hw.name);
+        out << YAML::Key << "cores" << YAML::Value << YAML::BeginMap;
+        out << YAML::Key << intText(0) << YAML::Value;
+        emitCore(out, compute, hw.name + "-array", "zigzag.compute");
+        out << YAML::Key << intText(1) << YAML::Value;
+        emitCore(out, offchip, hw.name + "-dram", "zigzag.offchip");
         out << YAML::EndMap;
-    }
-    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "default";
-    out << YAML::Key << "core_allocation" << YAML::Value;
-    emitIntSeq(out, {0});
-    out << YAML::Key << "intra_core_tiling" << YAML::Value;
-    emitStrSeq(out, {});
-    out << YAML::Key << "inter_core_tiling" << YAML::Value;
-    emitStrSeq(out, {});
-    out << YAML::EndMap;
-    out << YAML::EndSeq;
-
-    out << YAML::Key << "layer_stacks" << YAML::Value << YAML::BeginSeq;
-    for (const FusionGroup& g : s.groups) {
-        std::vector<int64_t> ids;
-        for (LayerId id : g.layers)
-            if (size_t(id) < e.workload_id.size() && e.workload_id[size_t(id)] >= 0)
-                ids.push_back(e.workload_id[size_t(id)]);
-        if (!ids.empty()) emitIntSeq(out, ids);
-    }
-    out << YAML::EndSeq;
-
-    if (!e.notes.empty()) {
-        out << YAML::Key << "notes" << YAML::Value << YAML::BeginSeq;
-        for (const auto& n : e.notes)
-            emitString(out, n);
+        out << YAML::Key << "offchip_core_id" << YAML::Value << intText(1);
+        out << YAML::Key << "unit_energy_cost" << YAML::Value;
+        emitDouble(out, 0.0);
+        out << YAML::Key << "core_connectivity" << YAML::Value << YAML::BeginSeq;
+        out << YAML::BeginMap;
+        out << YAML::Key << "type" << YAML::Value << "link";
+        out << YAML::Key << "cores" << YAML::Value << YAML::Flow << YAML::BeginSeq << intText(0)
+            << intText(1) << YAML::EndSeq;
+        out << YAML::Key << "bandwidth" << YAML::Value;
+        emitDouble(out, double(offchip.memories.front().bandwidth_max));
+        out << YAML::EndMap;
         out << YAML::EndSeq;
+        out << YAML::EndMap;
+        e.accelerator = finish(out);
+        e.notes.insert(e.notes.end(), compute.notes.begin(), compute.notes.end());
     }
-    out << YAML::EndMap;
-    e.text = finish(out);
+    e.notes.insert(e.notes.end(), mappingNotes.begin(), mappingNotes.end());
     return e;
+}
+
+Result<WrittenExport> writeStreamExport(const std::string& dir, const Network& net,
+                                        const Hardware& hw, const Schedule& s) {
+    auto e = exportStream(net, hw, s);
+    if (!e) return e.error();
+    auto paths = writeFilesToDirectory(dir, {{kStreamWorkloadFile, e->workload},
+                                             {kStreamMappingFile, e->mapping},
+                                             {kStreamAcceleratorFile, e->accelerator}});
+    if (!paths) return paths.error();
+    return WrittenExport{std::move(*paths), std::move(e->notes)};
 }
 
 } // namespace lf

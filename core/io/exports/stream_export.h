@@ -1,37 +1,55 @@
-// Stream-style export (docs/file-formats.md "Stream export"): the network as a ZigZag/Stream
-// workload (one entry per layer with dims B, K, C, OY, OX, FY, FX, G), a Stream mapping per
-// layer (core_allocation, intra_core_tiling from the tile schedule, inter_core_tiling) and the
-// fusion groups as Stream's `layer_stacks` (lists of workload ids), so that a fusion scheme
-// chosen here can be re-checked in Stream.
-//
-// Dims: OX = out_width (D_x), OY = out_height (D_y), K = out_channels (D_z), C = in_channels
-// (D_i), FX = kernel_width (D_m), FY = kernel_height (D_n), B = batch; grouped convs, pools and
-// element-wise layers carry G (groups / channels) with K and C per group.
+// Stream export (docs/exports.md "Stream"): the input files of Stream 1.13
+// (KU Leuven MICAS, main 28fb9011, version 1.13.14) for a network, its schedule and the
+// hardware, as Stream's parsers read them (stream/parser/onnx/*, mapping_validator.py,
+// mapping_factory.py, accelerator_validator.py, core_validator.py):
+// - workload.onnx: the network as ONNX (io/onnx_export.h), node names = the names the
+//   mapping uses; element types from the hardware's precisions (Stream takes an operand's
+//   width from its tensor type); only the activations Stream parses;
+// - mapping.yaml: `layers` — one entry per computation node with `core_allocation: [[0]]` —
+//   and `fused_groups` — the schedule's fusion groups in order, each with its nodes and
+//   Stream's `intra_core_tiling` of the group's output tile (`NODE.D<k>`, tile size);
+// - accelerator.yaml: core 0 the PE array with its register files and global buffer
+//   (ZigZag core, io/exports/zigzag_accelerator.h), core 1 the off-chip DRAM, linked by the
+//   DRAM bandwidth.
 #pragma once
 
 #include "hardware/hardware.h"
+#include "io/exports/export_files.h"
 #include "network/network.h"
 #include "schedule/schedule.h"
+#include "util/result.h"
 
 #include <string>
 #include <vector>
 
 namespace lf {
 
+// The Stream version the export is written for.
+inline constexpr const char* kStreamVersion = "1.13.14";
+inline constexpr const char* kStreamCommit = "28fb9011";
+
 struct StreamExport {
-    std::string text; // one YAML document: workload, mapping, layer_stacks, notes
-    // Workload id of each layer (indexed by LayerId; -1 for layers that are not written).
-    std::vector<int> workload_id;
-    // Layers left out of the workload and how their consumers were wired, one sentence each
-    // (also in the document's `notes`).
-    std::vector<std::string> notes;
+    std::string workload; // workload.onnx (binary protobuf)
+    std::string mapping;  // mapping.yaml
+    std::string accelerator;
+    std::vector<std::string> notes; // what was left out, one sentence each (also in headers)
 };
 
-// Whether a layer becomes a Stream workload entry: conv (incl. grouped / depthwise), fc,
-// pool, global_pool and add do; input, concat, mul, resize, deconv and opaque layers have no
-// ZigZag operator and are left out (their consumers read from their first input).
-bool isStreamLayer(const Layer& l);
+// Why Stream cannot take the network: one sentence per layer whose operator Stream has no
+// parser for or would cost wrongly (empty when it can).
+std::vector<std::string> streamUnsupported(const Network& net);
 
-StreamExport exportStream(const Network& net, const Hardware& hw, const Schedule& s);
+// The three files; an error lists streamUnsupported when the network has such layers.
+Result<StreamExport> exportStream(const Network& net, const Hardware& hw, const Schedule& s);
+
+inline constexpr const char* kStreamWorkloadFile = "workload.onnx";
+inline constexpr const char* kStreamMappingFile = "mapping.yaml";
+inline constexpr const char* kStreamAcceleratorFile = "accelerator.yaml";
+
+// File ▸ Export ▸ Stream and `export --format stream -o DIR`: writes the three files into
+// `dir` (created when missing) and returns their paths and the notes; an error lists why
+// Stream cannot take the network, or names the file that could not be written.
+Result<WrittenExport> writeStreamExport(const std::string& dir, const Network& net,
+                                        const Hardware& hw, const Schedule& s);
 
 } // namespace lf

@@ -4,6 +4,7 @@
 #include "network/dims.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 
 namespace lf {
@@ -42,20 +43,6 @@ const char* ourDimName(Dim d) {
         return "in_channels";
     }
     return "?";
-}
-
-// The largest divisor of n that is not above t (1 <= t): Timeloop's factors must multiply
-// to each dim exactly.
-int64_t largestDivisorAtMost(int64_t n, int64_t t) {
-    if (t >= n) return n;
-    int64_t best = 1;
-    for (int64_t a = 1; a * a <= n; ++a) {
-        if (n % a != 0) continue;
-        const int64_t b = n / a;
-        if (a <= t) best = std::max(best, a);
-        if (b <= t) best = std::max(best, b);
-    }
-    return best;
 }
 
 // Innermost-first permutation of one level: the kernel loops R (width, innermost) and S,
@@ -100,7 +87,7 @@ void emitDataSpace(
     for (const auto& d : dims)
         emitProjection(out, d);
     out << YAML::EndSeq;
-    if (readWrite) out << YAML::Key << "read-write" << YAML::Value << true;
+    if (readWrite) out << YAML::Key << "read_write" << YAML::Value << true;
     out << YAML::EndMap;
 }
 
@@ -117,7 +104,7 @@ void emitShape(YAML::Emitter& out) {
         out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c << YAML::Key
             << "default" << YAML::Value << intText(1) << YAML::EndMap;
     out << YAML::EndSeq;
-    out << YAML::Key << "data-spaces" << YAML::Value << YAML::BeginSeq;
+    out << YAML::Key << "data_spaces" << YAML::Value << YAML::BeginSeq;
     emitDataSpace(out, "Weights", {{{"C"}}, {{"K"}}, {{"R"}}, {{"S"}}}, false);
     emitDataSpace(out, "Inputs",
                   {{{"N"}},
@@ -174,7 +161,7 @@ void emitLevel(YAML::Emitter& out, const char* target, const TimeloopLevel& l) {
     out << YAML::BeginMap;
     out << YAML::Key << "target" << YAML::Value << target;
     out << YAML::Key << "type" << YAML::Value << "temporal";
-    out << YAML::Key << "factors" << YAML::Value << timeloopFactorString(l.factors);
+    out << YAML::Key << "factors" << YAML::Value << timeloopFactorString(l);
     out << YAML::Key << "permutation" << YAML::Value << l.permutation;
     out << YAML::EndMap;
 }
@@ -190,13 +177,14 @@ std::string orderText(const LayerSchedule& ls) {
 
 } // namespace
 
-std::string timeloopFactorString(const std::array<int64_t, 7>& factors) {
+std::string timeloopFactorString(const TimeloopLevel& level) {
     std::string s;
     for (size_t k = 0; k < kTimeloopDims.size(); ++k) {
         if (k) s += ' ';
         s += kTimeloopDims[k];
         s += '=';
-        s += intText(factors[k]);
+        s += intText(level.factors[k]);
+        if (level.residuals[k] != level.factors[k]) s += "," + intText(level.residuals[k]);
     }
     return s;
 }
@@ -234,7 +222,9 @@ TimeloopLayerMapping timeloopMapping(const Network& net, const Hardware& hw, Lay
     m.h_dilation = fc ? 1 : l.dilation_h;
 
     // Buffer level: the inner tile loops (T) and the whole kernel; DRAM level: the outer
-    // tile loops (D/T) and the batch (one image after another).
+    // tile loops (ceil(D/T)) and the batch (one image after another). A tile that does not
+    // divide its dim leaves a partial last tile: Timeloop's residual of the buffer factor
+    // (ceil(D/T) - 1)·T + residual = D.
     m.buffer.factors[tR] = d.Dm;
     m.buffer.factors[tS] = d.Dn;
     m.dram.factors[tN] = hw.batch;
@@ -242,20 +232,21 @@ TimeloopLayerMapping timeloopMapping(const Network& net, const Hardware& hw, Lay
         const TlDim t = timeloopDimOf(dim);
         const int64_t D = m.instance[t];
         const int64_t T = std::clamp<int64_t>(ls.T(dim), 1, D);
-        const int64_t f = largestDivisorAtMost(D, T);
         if (T != ls.T(dim))
             m.notes.push_back(std::string(1, kTimeloopDims[t]) + " (" + ourDimName(dim) + " " +
                               intText(D) + "): tile " + intText(ls.T(dim)) + " is outside 1.." +
-                              intText(D) + "; using " + intText(f));
-        else if (f != T)
-            m.notes.push_back(
-                std::string(1, kTimeloopDims[t]) + " (" + ourDimName(dim) + " " + intText(D) +
-                "): tile " + intText(T) + " does not divide " + intText(D) +
-                "; Timeloop needs exact factors, so the buffer tile is " + intText(f) +
-                " (the largest divisor of " + intText(D) + " not above " + intText(T) + ")");
-        m.buffer.factors[t] = f;
-        m.dram.factors[t] = D / f;
+                              intText(D) + "; using " + intText(T));
+        const int64_t outer = (D + T - 1) / T;
+        m.buffer.factors[t] = T;
+        m.buffer.residuals[t] = D - (outer - 1) * T;
+        m.dram.factors[t] = outer;
     }
+    for (size_t k = 0; k < kTimeloopDims.size(); ++k) {
+        if (k == size_t(tP) || k == size_t(tQ) || k == size_t(tC) || k == size_t(tK)) continue;
+        m.buffer.residuals[k] = m.buffer.factors[k];
+    }
+    for (size_t k = 0; k < kTimeloopDims.size(); ++k)
+        m.dram.residuals[k] = m.dram.factors[k];
     m.dram.permutation = permutationOf(ls.order);
     m.buffer.permutation = permutationOf(ls.order);
     return m;
@@ -267,6 +258,11 @@ Result<std::string> exportTimeloopLayer(const Network& net, const Hardware& hw, 
     const Layer& l = net.layer(id);
     if (const std::string why = timeloopUnsupportedReason(net, s, id); !why.empty())
         return Error("layer '" + l.name + "' cannot be exported to Timeloop: " + why);
+    const int64_t wordBits = std::max(hw.precision.act_bits, hw.precision.weight_bits);
+    if (hw.buffer.bytes * 8 / wordBits > int64_t(UINT32_MAX))
+        return Error("the buffer of " + hw.name + " holds " +
+                     intText(hw.buffer.bytes * 8 / wordBits) +
+                     " words; Timeloop reads a buffer depth as a 32-bit number (buffer.cpp)");
     const LayerSchedule& ls = s.layers[size_t(id)];
     const TimeloopLayerMapping m = timeloopMapping(net, hw, id, ls);
 

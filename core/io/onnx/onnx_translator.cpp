@@ -131,6 +131,7 @@ Value& Translator::emitLayer(const NodeCtx& c, Layer layer, const std::vector<co
     const std::string err = inferShape(layer, shapes);
     if (!err.empty()) invalid(err);
     layer.name = uniqueName(outIndex == 0 ? c.name : c.name + "_" + std::to_string(outIndex));
+    layer.source_name = c.n.name();
     root_[layer.name] = layer.name;
     const int64_t batch = inputs.empty() ? 1 : extentOf(*inputs[0], kN);
     Value& o = out(c, outIndex);

@@ -1,0 +1,134 @@
+#include "controllers/automation_report.h"
+
+#include "graph/graph_canvas.h"
+#include "graph/graph_items.h"
+#include "graph/graph_scene.h"
+#include "graph/graph_view.h"
+#include "qt_text.h"
+#include "studio/studio.h"
+#include "text_fit/clipped_text.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QDialog>
+#include <QDockWidget>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMainWindow>
+#include <QMenu>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QTabBar>
+#include <QTimer>
+
+namespace lf {
+
+namespace {
+
+QJsonArray screenRect(const QWidget* w, const QRect& local) {
+    const QPoint g = w->mapToGlobal(local.topLeft());
+    return {g.x(), g.y(), local.width(), local.height()};
+}
+
+} // namespace
+
+AutomationReport::AutomationReport(Studio* studio, QMainWindow* window, graph::GraphCanvas* canvas,
+                                   QString path, QObject* parent)
+    : QObject(parent), studio_(studio), window_(window), canvas_(canvas), path_(std::move(path)),
+      timer_(new QTimer(this)) {
+    setObjectName(QStringLiteral("uiReport"));
+    connect(canvas_, &graph::GraphCanvas::firstPaint, this, [this] { painted_ = true; });
+    timer_->setInterval(200);
+    connect(timer_, &QTimer::timeout, this, &AutomationReport::write);
+    timer_->start();
+}
+
+QJsonObject AutomationReport::snapshot() const {
+    QJsonObject r;
+    r[QStringLiteral("title")] = window_->windowTitle();
+    r[QStringLiteral("modified")] = window_->isWindowModified();
+    const StudioState& state = studio_->state();
+    r[QStringLiteral("layers")] = int(state.network.size());
+    r[QStringLiteral("groups")] = int(state.schedule.groups.size());
+    r[QStringLiteral("evaluated")] = bool(state.metrics);
+    r[QStringLiteral("painted")] = painted_;
+    r[QStringLiteral("zoom")] = canvas_->zoom();
+
+    QJsonArray dialogs;
+    for (QWidget* w : QApplication::topLevelWidgets()) {
+        if (w == window_ || !w->isVisible() || qobject_cast<QMenu*>(w)) continue;
+        const Qt::WindowType type = w->windowType();
+        if (type == Qt::ToolTip || type == Qt::Popup || type == Qt::Desktop) continue;
+        QJsonObject d;
+        d[QStringLiteral("class")] = QString::fromLatin1(w->metaObject()->className());
+        d[QStringLiteral("name")] = w->objectName();
+        d[QStringLiteral("title")] = w->windowTitle();
+        d[QStringLiteral("modal")] = w->isModal();
+        dialogs.append(d);
+    }
+    r[QStringLiteral("dialogs")] = dialogs;
+
+    QJsonArray clipped;
+    for (const ClippedText& c : clippedTexts(window_))
+        clipped.append(describe(c));
+    r[QStringLiteral("clipped")] = clipped;
+
+    // The layers in sight, by name: the centre of each node on the screen.
+    QJsonObject nodes;
+    const graph::GraphView* view = canvas_->view();
+    const QRect viewport = view->viewport()->rect();
+    for (const graph::NodeItem* n : canvas_->scene()->nodes()) {
+        const QRect r2 = view->mapFromScene(n->sceneBoundingRect()).boundingRect();
+        if (!viewport.contains(r2.center())) continue;
+        const LayerId id = n->layerId();
+        if (id < 0 || id >= LayerId(state.network.size())) continue;
+        nodes[qs(state.network.layer(id).name)] = screenRect(view->viewport(), r2);
+    }
+    r[QStringLiteral("nodes")] = nodes;
+
+    // Dock tabs by their text.
+    QJsonObject tabs;
+    for (const QTabBar* bar : window_->findChildren<QTabBar*>()) {
+        if (!bar->isVisible()) continue;
+        for (int i = 0; i < bar->count(); ++i)
+            tabs[bar->tabText(i)] = screenRect(bar, bar->tabRect(i));
+    }
+    r[QStringLiteral("tabs")] = tabs;
+
+    // Named buttons in sight (radio buttons, check boxes, push buttons), by object name.
+    QJsonObject widgets;
+    for (const QAbstractButton* b : window_->findChildren<QAbstractButton*>()) {
+        if (b->objectName().isEmpty() || b->objectName().startsWith(QLatin1String("qt_")) ||
+            !b->isVisible() || b->visibleRegion().isEmpty())
+            continue;
+        widgets[b->objectName()] = screenRect(b, b->rect());
+    }
+    r[QStringLiteral("widgets")] = widgets;
+
+    // The docks on screen: their size and the least their content asks for.
+    QJsonObject docks;
+    for (const QDockWidget* dock : window_->findChildren<QDockWidget*>()) {
+        if (!dock->isVisible() || !dock->widget()) continue;
+        const QWidget* content = dock->widget();
+        if (auto* scroll = qobject_cast<const QScrollArea*>(content); scroll && scroll->widget())
+            content = scroll->widget();
+        const QSize least = content->minimumSizeHint();
+        docks[dock->objectName()] =
+            QJsonArray{dock->width(), dock->height(), least.width(), least.height()};
+    }
+    r[QStringLiteral("docks")] = docks;
+    return r;
+}
+
+bool AutomationReport::write() {
+    const QByteArray bytes = QJsonDocument(snapshot()).toJson(QJsonDocument::Indented);
+    if (bytes == last_) return true;
+    QSaveFile file(path_);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        return false;
+    last_ = bytes;
+    return true;
+}
+
+} // namespace lf
