@@ -96,6 +96,10 @@ AutomationController::~AutomationController() {
     if (explore_ && !explore_->parent()) delete explore_;
 }
 
+TsoSlicingView* AutomationController::tsoView() const {
+    return tsoView_;
+}
+
 void AutomationController::createActions() {
     connect(actions_.add(QStringLiteral("autoFuse"), tr("&Auto-fuse…"), QStringLiteral("auto-fuse"),
                          QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A),
