@@ -9,6 +9,7 @@
 #include "controllers/recovery_controller.h"
 #include "controllers/teaching_controller.h"
 #include "examples/bundled.h"
+#include "metrics/units.h"
 #include "models/evaluate.h"
 #include "qt_text.h"
 #include "search/search_task.h"
@@ -94,6 +95,12 @@ class TestControllers : public QObject {
             EXPECT_TRUE(objective == objectiveTitle(AutoFuseObjective::dram));
             TradeOffDialog dialog(was, would, objective);
             EXPECT_TRUE(dialog.table()->rowCount() == 8);
+            // Energy × delay in the one reading used everywhere (it read "… T pJ·cycles").
+            const double edp = would.totals.energy.total() * double(would.totals.latency_cycles);
+            EXPECT_TRUE(dialog.table()->item(7, 0)->text() == QStringLiteral("Energy × delay"));
+            EXPECT_TRUE(dialog.table()->item(7, 2)->text() ==
+                        QString::fromStdString(humanEdp(edp)));
+            EXPECT_TRUE(dialog.table()->item(7, 2)->text().contains(QLatin1Char('e')));
             EXPECT_TRUE(!dialog.worse().contains(QStringLiteral("DRAM accesses")));
             return asked > 1;
         };
