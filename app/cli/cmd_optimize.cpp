@@ -142,6 +142,8 @@ Runner addOptimizeCommand(CLI::App& app) {
                       << humanEnergy(base.totals.energy.total()) << ")\n"
                       << "latency        " << m.totals.latency_cycles << " cycles (default "
                       << base.totals.latency_cycles << ")\n"
+                      << "energy × delay " << humanEdp(objectiveValue(m, Objective::edp))
+                      << " (default " << humanEdp(objectiveValue(base, Objective::edp)) << ")\n"
                       << "buffer peak    " << humanBytes(double(m.totals.buffer_peak_bytes))
                       << " of " << humanBytes(double(hw->buffer.bytes))
                       << (m.totals.fits ? "" : " (does not fit)") << "\n";

@@ -81,6 +81,12 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     connect(exchange_->onnxImport(), &OnnxImportFlow::imported, files_,
             &FilesController::addRecent);
     teaching_->attach(teachingPanel_->lessons(), teachingPanel_->compare());
+    files_->openLesson = [this](const QString& path, QString* error) {
+        if (!teaching_->openLessonFile(path, error, false)) return false;
+        teachingPanel_->lessonsDock()->show();
+        teachingPanel_->lessonsDock()->raise();
+        return true;
+    };
     connect(teaching_, &TeachingController::highlightRequested, canvasPanel_,
             &CanvasPanel::highlightGroups);
     connect(automation_, &AutomationController::tsoResultReady, this, [this] {
@@ -130,8 +136,9 @@ void MainWindow::createDocks() {
 
     QDockWidget* layer = studioDock(studio_, this, new LayerInspector(this), tr("Layer"),
                                     QStringLiteral("layerInspectorDock"), true);
-    QDockWidget* metrics = studioDock(studio_, this, new MetricsPanel(this), tr("Metrics"),
-                                      QStringLiteral("metricsDock"));
+    auto* metricsPanel = new MetricsPanel(this);
+    QDockWidget* metrics =
+        studioDock(studio_, this, metricsPanel, tr("Metrics"), QStringLiteral("metricsDock"));
     QDockWidget* group = studioDock(studio_, this, new GroupInspector(this), tr("Group"),
                                     QStringLiteral("groupInspectorDock"), true);
     QDockWidget* partition = studioDock(studio_, this, new PartitionEditor(this), tr("Partition"),
@@ -149,6 +156,8 @@ void MainWindow::createDocks() {
                                      QStringLiteral("chartsDock"));
     addDockWidget(Qt::BottomDockWidgetArea, charts);
     teachingPanel_ = new TeachingPanel(studio_, this);
+    connect(metricsPanel, &MetricsPanel::explainRequested, teachingPanel_,
+            &TeachingPanel::explainMetric);
     QDockWidget* previous = charts;
     for (QDockWidget* d : teachingPanel_->bottomDocks()) {
         addDockWidget(Qt::BottomDockWidgetArea, d);

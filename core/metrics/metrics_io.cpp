@@ -196,6 +196,7 @@ std::string metricsToTable(const Metrics& m) {
     o << "  energy          " << humanEnergy(t.energy.total()) << " (MAC "
       << humanEnergy(t.energy.mac) << ", RF " << humanEnergy(t.energy.rf) << ", SRAM "
       << humanEnergy(t.energy.sram) << ", DRAM " << humanEnergy(t.energy.dram) << ")\n";
+    o << "  energy × delay  " << humanEdp(t.energy.total() * double(t.latency_cycles)) << "\n";
     o << "  utilization     " << fixedText(t.utilization * 100, 1) << " %\n";
     return o.str();
 }

@@ -140,13 +140,21 @@ void LessonsView::loadBundled() {
 }
 
 int LessonsView::addLesson(const Lesson& lesson) {
-    Entry e;
-    e.name = qs(lesson.name);
-    auto* item = new QListWidgetItem(qs(lesson.title), list_);
-    item->setToolTip(tr("%1 — from a file").arg(e.name));
+    const QString name = qs(lesson.name);
+    int index = 0;
+    while (index < lessonCount() && entries_[size_t(index)].name != name)
+        ++index;
+    if (index == lessonCount()) {
+        new QListWidgetItem(list_);
+        entries_.push_back({name, {}, {}});
+    }
+    Entry& e = entries_[size_t(index)];
     e.lesson = lesson;
-    entries_.push_back(std::move(e));
-    const int index = lessonCount() - 1;
+    e.error.clear();
+    QListWidgetItem* item = list_->item(index);
+    item->setText(qs(lesson.title));
+    item->setToolTip(tr("%1 — from a file").arg(name));
+    current_ = -1; // shown anew, also when it was the current entry
     setCurrentLesson(index);
     return index;
 }

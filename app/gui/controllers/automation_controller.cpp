@@ -38,7 +38,7 @@ QString objectiveValue(double v, Objective o) {
     case Objective::latency:
         return QObject::tr("%1 cycles").arg(qs(humanCount(v)));
     case Objective::edp:
-        return QObject::tr("%1 pJ·cycles").arg(v, 0, 'g', 4);
+        return qs(humanEdp(v));
     }
     return {};
 }
