@@ -246,8 +246,13 @@ class Walkthrough:
         self.shot("autofused")
         # The undo texts of Auto-fuse are long: elided with a tooltip, never cut.
         self.click_tab("History")
-        self.check_readable("the History dock after Auto-fuse")
+        r = self.check_readable("the History dock after Auto-fuse")
         self.shot("history")
+        text, rect = r["history"][-1]  # the Auto-fuse step: its whole text on pointing at it
+        x, y, w, h = rect
+        self.xdo("mousemove", str(x + min(w, 200) // 2), str(y + h // 2))
+        self.wait_for("the tooltip of the Auto-fuse step", lambda r: r["tooltip"] == text, 10)
+        self.shot("history-tooltip")
         self.click_tab("Layers")
         # The largest group made: its partition table has a row per layer.
         largest = max(r["groupLayers"], key=len)

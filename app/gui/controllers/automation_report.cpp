@@ -4,6 +4,7 @@
 #include "graph/graph_items.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
+#include "history/undo_history_view.h"
 #include "partition/partition_editor.h"
 #include "partition/subarray_canvas.h"
 #include "qt_text.h"
@@ -27,6 +28,7 @@
 #include <QTabBar>
 #include <QTableWidget>
 #include <QTimer>
+#include <QToolTip>
 
 namespace lf {
 
@@ -182,6 +184,17 @@ QJsonObject AutomationReport::snapshot() const {
             QJsonArray{dock->width(), dock->height(), least.width(), least.height()};
     }
     r[QStringLiteral("docks")] = docks;
+    // The History dock's steps in sight (text and place) and the tooltip shown, if any.
+    QJsonArray history;
+    if (const auto* view = window_->findChild<UndoHistoryView*>();
+        view && view->isVisible() && !view->visibleRegion().isEmpty())
+        for (int row = 0; row < view->model()->rowCount(); ++row) {
+            const QModelIndex i = view->model()->index(row, 0);
+            history.append(
+                QJsonArray{i.data().toString(), screenRect(view->viewport(), view->visualRect(i))});
+        }
+    r[QStringLiteral("history")] = history;
+    r[QStringLiteral("tooltip")] = QToolTip::isVisible() ? QToolTip::text() : QString();
     r[QStringLiteral("lessons")] = lessonsOf(window_);
     r[QStringLiteral("partition")] = partitionOf(window_);
     return r;
