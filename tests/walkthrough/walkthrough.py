@@ -3,9 +3,13 @@
 server (Xvfb, the openbox window manager, xdotool for the mouse and keys, ImageMagick's
 import for screenshots). Every step is screenshotted into OUT; the run fails on a crash, a
 dialog left open, a dialog where none belongs, or a dock whose text does not fit.
+Beyond the five minutes: a drag in the partition editor and its undo, the History and
+Partition docks after Auto-fuse (long undo texts, a group of many layers), and the six
+bundled lessons, each opened, every hint shown and its solution meeting its targets.
 
 The studio tells what it shows through `--ui-report FILE` (open dialogs, clipped texts,
-where the layers and dock tabs are on the screen); the script clicks and types like a user.
+where the layers, dock tabs, lessons and strips of PEs are on the screen); the script
+clicks and types like a user.
 
     walkthrough.py --studio build/app/gui/layerfuse --onnx tests/data/onnx/x.onnx --out DIR
     walkthrough.py ... --readme-screenshot docs/screenshot.png   # regenerates the README's
