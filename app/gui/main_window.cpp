@@ -12,6 +12,7 @@
 #include "controllers/teaching_controller.h"
 #include "graph/graph_canvas.h"
 #include "hardware/hardware_editor.h"
+#include "history/undo_history_view.h"
 #include "inspectors/group_inspector.h"
 #include "inspectors/layer_inspector.h"
 #include "layers/layer_list.h"
@@ -31,7 +32,6 @@
 #include <QDockWidget>
 #include <QSettings>
 #include <QStatusBar>
-#include <QUndoView>
 
 namespace lf {
 
@@ -127,7 +127,8 @@ void MainWindow::createDocks() {
     layerList_ = new LayerList(this);
     QDockWidget* layers =
         studioDock(studio_, this, layerList_, tr("Layers"), QStringLiteral("layersDock"));
-    auto* undoView = new QUndoView(studio_->document()->undoStack(), this);
+    auto* undoView = new UndoHistoryView(studio_->document()->undoStack(), this);
+    undoView->setObjectName(QStringLiteral("historyView"));
     undoView->setEmptyLabel(tr("<opened>"));
     QDockWidget* history = makeDock(this, undoView, tr("History"), QStringLiteral("historyDock"));
     addDockWidget(Qt::LeftDockWidgetArea, layers);

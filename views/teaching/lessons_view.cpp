@@ -48,6 +48,7 @@ LessonsView::LessonsView(QWidget* parent) : QWidget(parent) {
     list_->setObjectName(QStringLiteral("lessonList"));
     tv->addWidget(list_);
     open_ = new QPushButton(tr("Open lesson"), top);
+    open_->setObjectName(QStringLiteral("openLesson"));
     open_->setToolTip(tr("Load the lesson's network, hardware and starting schedule"));
     tv->addWidget(open_);
     split->addWidget(top);
@@ -90,6 +91,9 @@ LessonsView::LessonsView(QWidget* parent) : QWidget(parent) {
     solution_ = new QPushButton(tr("Show solution"), body);
     solution_->setToolTip(tr("Apply the lesson's known solution (undo brings your schedule back)"));
     restart_ = new QPushButton(tr("Restart"), body);
+    hint_->setObjectName(QStringLiteral("showHint"));
+    solution_->setObjectName(QStringLiteral("showSolution"));
+    restart_->setObjectName(QStringLiteral("restartLesson"));
     restart_->setToolTip(tr("Go back to the lesson's starting schedule (undoable)"));
     buttons->addWidget(hint_);
     buttons->addStretch(1);
