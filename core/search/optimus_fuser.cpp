@@ -401,11 +401,11 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     };
     rules.prune_hopeless = opt.prune_hopeless;
     rules.capacity_bits = capBits;
-    // The bounds: half the memory budget for the groups (four bitsets each), half for the
-    // memo of sub-problems (one bitset each).
+    // The bounds: half the memory budget for the groups (four bitsets and 56 bytes of figures
+    // each), half for the memo of sub-problems (one bitset each).
     const int64_t words = (net.size() + 63) / 64;
     if (opt.memory_budget_bytes > 0) {
-        rules.max_groups = std::max<int64_t>(1, opt.memory_budget_bytes / 2 / (32 * words + 40));
+        rules.max_groups = std::max<int64_t>(1, opt.memory_budget_bytes / 2 / (32 * words + 56));
         res.max_subproblems = std::max<int64_t>(1, opt.memory_budget_bytes / 2 / (8 * words + 24));
     }
     rules.max_groups_per_vertex = opt.max_groups_per_vertex;
