@@ -1,7 +1,7 @@
 // A straightforward Optimus DP (Optimus Alg. 1, Optimus Eq. 2) that the fast fuser
 // (search/optimus_fuser.h) must equal: every weakly connected, cycle-free group of the DP's
 // vertices (search/optimus_groups.h forms them, unpruned), each costed by the model itself
-// (lf::optimusPlan, Optimus Eq. 3 and Eq. 4) instead of the fuser's coster, and the minimum
+// (lf::optimusPlan, Optimus Eq. 3 and Optimus Eq. 4) instead of the fuser's coster, and the minimum
 // over every partition into valid groups found by plain recursion over the remaining vertices,
 // memoised in a std::map, with no index, no bounds and no pruning.
 #pragma once
