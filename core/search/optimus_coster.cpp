@@ -7,6 +7,25 @@
 
 namespace lf {
 
+inline int64_t OptimusCoster::vertexWindow(size_t v, int axis, int64_t r) const {
+    const Window& w = vwin_[2 * v + size_t(axis)];
+    switch (w.kind) {
+    case Window::identity:
+        return r;
+    case Window::conv:
+        return std::min((r - 1) * w.stride + w.extent, w.input); // (T−1)·S + E, clipped
+    case Window::other:
+        break;
+    }
+    const LayerDims& d = dims_[v];
+    return axis == 0 ? d.windowY(r) : d.windowX(r);
+}
+
+// Input extent member k reads for an output extent r (a concat passes it through).
+inline int64_t OptimusCoster::window(size_t k, int axis, int64_t r) const {
+    return vertexWindow(size_t((*m_)[k]), axis, r);
+}
+
 OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t capacity_bits)
     : cap_(capacity_bits), abits_(hw.precision.act_bits), wbits_(hw.precision.weight_bits) {
     const OptimusThroughput tp = optimusThroughput(hw);
@@ -52,6 +71,15 @@ OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t cap
             w.input = axis == 0 ? d.in_h : d.in_w;
         }
     }
+    // Square maps and windows (the common case): both axes have the same extents.
+    symmetric_ = true;
+    for (size_t v = 0; v < n && symmetric_; ++v) {
+        const Window &y = vwin_[2 * v], &x = vwin_[2 * v + 1];
+        symmetric_ = outH_[v] == outW_[v] && y.kind == x.kind && y.stride == x.stride &&
+                     y.extent == x.extent && y.input == x.input;
+        for (int64_t r = 1; symmetric_ && y.kind == Window::other && r <= outH_[v]; ++r)
+            symmetric_ = vertexWindow(v, 0, r) == vertexWindow(v, 1, r);
+    }
     slot_.assign(n, -1);
     outIndex_.assign(n, -1);
     charged_.assign(n, 0);
@@ -78,6 +106,7 @@ void OptimusCoster::begin(const std::vector<LayerId>& members) {
     childSlot_.clear();
     outside_.clear();
     readers_.clear();
+    mayForce_.assign(n, 0);
     for (size_t k = 0; k < n; ++k) {
         const size_t v = size_t(members[k]);
         if (succStart_[v] == succStart_[v + 1]) output_[k] = 1;
@@ -99,6 +128,7 @@ void OptimusCoster::begin(const std::vector<LayerId>& members) {
                 prodSlot_.push_back(q);
                 continue;
             }
+            mayForce_[k] |= joinable_[size_t(p)];
             if (outIndex_[size_t(p)] < 0) {
                 outIndex_[size_t(p)] = int32_t(outside_.size());
                 outside_.push_back(p);
@@ -119,25 +149,6 @@ void OptimusCoster::end() {
     for (LayerId p : outside_)
         outIndex_[size_t(p)] = -1;
     m_ = nullptr;
-}
-
-// Input extent member k reads for an output extent r (a concat passes it through).
-int64_t OptimusCoster::window(size_t k, int axis, int64_t r) const {
-    return vertexWindow(size_t((*m_)[k]), axis, r);
-}
-
-int64_t OptimusCoster::vertexWindow(size_t v, int axis, int64_t r) const {
-    const Window& w = vwin_[2 * v + size_t(axis)];
-    switch (w.kind) {
-    case Window::identity:
-        return r;
-    case Window::conv:
-        return std::min((r - 1) * w.stride + w.extent, w.input); // (T−1)·S + E, clipped
-    case Window::other:
-        break;
-    }
-    const LayerDims& d = dims_[v];
-    return axis == 0 ? d.windowY(r) : d.windowX(r);
 }
 
 // R(l, t) of Optimus §5.2 along one axis (0 = height, 1 = width): R(n, t) = t at the group's
@@ -173,7 +184,10 @@ void OptimusCoster::isoa() {
     ah_.resize(n);
     aw_.resize(n);
     extents(0, 1, ah_);
-    extents(1, 1, aw_);
+    if (symmetric_)
+        std::copy(ah_.begin(), ah_.end(), aw_.begin());
+    else
+        extents(1, 1, aw_);
     for (size_t k = n; k-- > 0;) {
         const int64_t area = ah_[k] * aw_[k];
         dp1_[k] = Tc_ * area;
@@ -233,8 +247,13 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
     extents(1, ow, rw_); // line buffer: t_w = O_w
     outsideExtents(1, rw_, ew_);
     const int64_t lo = std::min(Th_, oh);
-    extents(0, lo, rh_);
-    outsideExtents(0, rh_, eh_);
+    if (symmetric_ && lo == ow) {
+        std::copy(rw_.begin(), rw_.end(), rh_.begin());
+        std::copy(ew_.begin(), ew_.end(), eh_.begin());
+    } else {
+        extents(0, lo, rh_);
+        outsideExtents(0, rh_, eh_);
+    }
     Cost c;
     c.memory_cost = satAdd(ifmap + ofmap, satMul(ceilDiv(oh, lo), weights)); // infeasible: t_h = lo
     // Before the ISOA decision: every operator at min(T_c, C_out) and the outside inputs
@@ -277,16 +296,18 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
             true; // resident at the largest t_h that fits: Optimus Eq. 3 with Σ|param| once
         c.memory_cost = ifmap + ofmap + weights;
     } else {
-        // Streamed weights: the largest t_h meeting Optimus Eq. 4 sets the number of sub-groups.
-        int64_t a = lo, b = oh;
+        // Streamed weights: the largest t_h meeting Optimus Eq. 4 sets the number of sub-groups
+        // ⌈O_h / t_h⌉, which is all Optimus Eq. 3 needs: the fewest sub-groups k whose tile
+        // max(lo, ⌈O_h / k⌉) fits (fmap grows with t_h, so the test is monotone in k; lo fits).
+        int64_t a = 1, b = ceilDiv(oh, lo);
         while (a < b) {
-            const int64_t mid = a + (b - a + 1) / 2;
-            if (fmap(mid) <= capElems)
-                a = mid;
+            const int64_t mid = a + (b - a) / 2;
+            if (fmap(std::max(lo, ceilDiv(oh, mid))) <= capElems)
+                b = mid;
             else
-                b = mid - 1;
+                a = mid + 1;
         }
-        c.memory_cost = satAdd(ifmap + ofmap, satMul(ceilDiv(oh, a), weights)); // Optimus Eq. 3
+        c.memory_cost = satAdd(ifmap + ofmap, satMul(a, weights)); // Optimus Eq. 3
     }
     end();
     return c;
@@ -338,12 +359,7 @@ int64_t OptimusCoster::operatorBound() {
 // Whether a supergroup can give member k a new parent: one of its producers outside the
 // group may join it (Optimus Alg. 2 L5 may then force k off).
 bool OptimusCoster::mayBeForced(size_t k) const {
-    const size_t v = size_t((*m_)[k]);
-    for (int32_t e = inStart_[v]; e < inStart_[v + 1]; ++e) {
-        const size_t p = size_t(inList_[size_t(e)]);
-        if (slot_[p] < 0 && joinable_[p]) return true;
-    }
-    return false;
+    return mayForce_[k]; // found by begin()
 }
 
 // The outside inputs' terms at the current extents (eh_, ew_) at the fewest channels they

@@ -75,6 +75,8 @@ class OptimusCoster {
     std::vector<int32_t> outIndex_; // by LayerId: index into outside_, -1 otherwise
     std::vector<int32_t> prodStart_, prodSlot_, childStart_, childSlot_; // in-group edges
     std::vector<char> inside_, output_, phi_, forced_;
+    std::vector<char> mayForce_; // a producer outside the group may join it
+    bool symmetric_ = false;     // every layer: equal heights and widths, equal windows
     std::vector<int64_t> rh_, rw_, ah_, aw_, dp1_, dp0_, tc_, eh_, ew_;
     std::vector<LayerId> outside_;                     // tensors read from outside, once each
     std::vector<std::pair<int32_t, int32_t>> readers_; // (outside index, member slot)

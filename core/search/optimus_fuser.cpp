@@ -108,11 +108,13 @@ class Memo {
 class Solver {
   public:
     // `vertices`: the most sub-problems one path of the recursion can nest.
+    // `integral`: group costs are integers (exact sums), see index().
     Solver(const OptimusGroupSpace& space, const SearchControl& control, size_t vertices,
-           size_t layers, size_t maxEntries, int64_t maxSteps)
+           size_t layers, size_t maxEntries, int64_t maxSteps, bool integral)
         : space_(space), control_(control), memo_(space.words()),
           scratch_((vertices + 2) * space.words(), 0), index_(layers), single_(layers, 0),
-          singleGroup_(layers, -1), maxEntries_(maxEntries), maxSteps_(maxSteps) {
+          singleGroup_(layers, -1), maxEntries_(maxEntries), maxSteps_(maxSteps),
+          dominance_(integral) {
         for (LayerId v = 0; v < LayerId(layers); ++v) {
             const auto& valid = space.validStartingAt(v);
             if (valid.empty() || space.size(valid.front()) != 1) continue; // {v} comes first
@@ -236,7 +238,12 @@ class Solver {
         Index& ix = index_[size_t(u)];
         if (ix.built) return ix;
         ix.built = true;
-        ix.groups = space_.validStartingAt(u);
+        // A group that costs more than another partition of its vertices (OptimusGroupSpace::
+        // split) is never the strict minimum of a sub-problem, so it is left out: the optimum,
+        // the groups chosen on ties and the sub-problems they lead to stay the same. Only with
+        // integral costs (Optimus Eq. 3), where the sums compare exactly.
+        for (uint32_t g : space_.validStartingAt(u))
+            if (!dominance_ || !(space_.cost(g) > space_.split(g))) ix.groups.push_back(g);
         ix.words = std::max<size_t>(1, (ix.groups.size() + 63) / 64);
         const size_t W = space_.words();
         std::vector<uint64_t> span(W, 0);
@@ -277,6 +284,7 @@ class Solver {
     int64_t maxSteps_, steps_ = 0; // candidate groups tried (and index words read / 16)
     int64_t fallbacks_ = 0;
     uint64_t calls_ = 0;
+    bool dominance_;
 };
 
 // Fused recompute / reuse groups need tiles chosen for the group, not for its layers alone.
@@ -393,11 +401,11 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     };
     rules.prune_hopeless = opt.prune_hopeless;
     rules.capacity_bits = capBits;
-    // The bounds: half the memory budget for the groups (four bitsets each), half for the
-    // memo of sub-problems (one bitset each).
+    // The bounds: half the memory budget for the groups (four bitsets and 56 bytes of figures
+    // each), half for the memo of sub-problems (one bitset each).
     const int64_t words = (net.size() + 63) / 64;
     if (opt.memory_budget_bytes > 0) {
-        rules.max_groups = std::max<int64_t>(1, opt.memory_budget_bytes / 2 / (32 * words + 40));
+        rules.max_groups = std::max<int64_t>(1, opt.memory_budget_bytes / 2 / (32 * words + 56));
         res.max_subproblems = std::max<int64_t>(1, opt.memory_budget_bytes / 2 / (8 * words + 24));
     }
     rules.max_groups_per_vertex = opt.max_groups_per_vertex;
@@ -428,7 +436,8 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     res.largest_vertex_share = space.largestVertexShare();
     Solver solver(space, control, size_t(res.operators), size_t(net.size()),
                   res.max_subproblems > 0 ? size_t(res.max_subproblems) : SIZE_MAX,
-                  opt.max_dp_steps > 0 ? opt.max_dp_steps : INT64_MAX);
+                  opt.max_dp_steps > 0 ? opt.max_dp_steps : INT64_MAX,
+                  opt.cost == FuserCost::optimus);
     std::vector<uint64_t> all(space.words(), 0);
     for (LayerId v = 0; v < net.size(); ++v)
         if (rules.vertex[size_t(v)]) all[size_t(v) / 64] |= uint64_t(1) << (v % 64);

@@ -130,8 +130,9 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
 
     // Groups are formed per vertex and classified together, on the helper thread too.
     std::vector<uint32_t> pending;
+    // `parts`: Σ best_ of the components (the first vertex's own cost is added once known).
     auto addGroup = [&](LayerId first, int size, const uint64_t* m, const uint64_t* d,
-                        const uint64_t* a, const uint64_t* nb, bool partHopeless) {
+                        const uint64_t* a, const uint64_t* nb, bool partHopeless, double parts) {
         const auto id = uint32_t(size_.size());
         bits_.insert(bits_.end(), m, m + W);
         bits_.insert(bits_.end(), d, d + W);
@@ -141,6 +142,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         cost_.push_back(std::numeric_limits<double>::infinity());
         hopeless_.push_back(partHopeless);
         lowerBound_.push_back(0);
+        best_.push_back(parts);
         byMin_[size_t(first)].push_back(id);
         if (partHopeless)
             ++byBound_; // it holds a hopeless group: invalid, not costed
@@ -169,8 +171,13 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         } else {
             classifyRange(0, n, 0);
         }
-        for (uint32_t g : byMin_[size_t(u)])
+        const double alone = cost_[byMin_[size_t(u)].front()]; // {u} is formed first
+        for (uint32_t g : byMin_[size_t(u)]) {
             if (cost_[g] < std::numeric_limits<double>::infinity()) valid_[size_t(u)].push_back(g);
+            split_.push_back(size_[g] == 1 ? std::numeric_limits<double>::infinity()
+                                           : alone + best_[g]);
+            best_[g] = std::min(cost_[g], split_[g]);
+        }
         pending.clear();
     };
 
@@ -200,7 +207,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             setBit(m.data(), u);
             for (size_t k = 0; k < W; ++k)
                 nb[k] = row(adj, u)[k] & ~m[k];
-            addGroup(u, 1, m.data(), row(desc, u), row(anc, u), nb.data(), false);
+            addGroup(u, 1, m.data(), row(desc, u), row(anc, u), nb.data(), false, 0);
         }
         // Components: formed groups holding a successor of u (their first vertex lies between
         // u and that successor), each listed under the first successor of u it holds so that
@@ -238,6 +245,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         bool anyHopeless = false, overflow = false, countOnly = false;
         int64_t counted = 0;
         int64_t lowerBits = 0; // Σ of the chosen components' lower bounds
+        double parts = 0;      // Σ of their cheapest partitions
         auto rec = [&](auto&& self, size_t i, size_t depth) -> void {
             if (cancelled_ || overflow) return;
             const uint64_t* cm = at(depth, 0);
@@ -254,7 +262,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                 if (countOnly) return;
                 for (size_t k = 0; k < W; ++k)
                     nb[k] = (at(depth, 4)[k] | row(adj, u)[k]) & ~cm[k];
-                addGroup(u, size, cm, at(depth, 1), at(depth, 2), nb.data(), anyHopeless);
+                addGroup(u, size, cm, at(depth, 1), at(depth, 2), nb.data(), anyHopeless, parts);
                 return;
             }
             if (testBit(at(depth, 3), heads[i])) { // already in a chosen component
@@ -290,11 +298,14 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                 }
                 const bool wasHopeless = anyHopeless;
                 const int64_t wasBits = lowerBits;
+                const double wasParts = parts;
                 anyHopeless = anyHopeless || hopeless_[g] || tooBig;
                 lowerBits = bound;
+                parts += best_[g];
                 size += size_[g];
                 self(self, i + 1, depth + 1);
                 size -= size_[g];
+                parts = wasParts;
                 anyHopeless = wasHopeless;
                 lowerBits = wasBits;
             }
@@ -309,6 +320,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             cost_.resize(mark);
             hopeless_.resize(mark);
             lowerBound_.resize(mark);
+            best_.resize(mark);
             while (!byMin_[size_t(u)].empty() && byMin_[size_t(u)].back() >= mark)
                 byMin_[size_t(u)].pop_back();
             pending.resize(pendingMark);

@@ -85,6 +85,10 @@ class OptimusGroupSpace {
     std::vector<LayerId> members(size_t g) const;
     int size(size_t g) const { return size_[g]; }
     double cost(size_t g) const { return cost_[g]; }
+    // The cost of one partition of g that is not g itself: its first vertex alone and each of
+    // the components it was formed from split as cheaply as found (infinite for a single
+    // vertex). A group that costs more is never the cheapest way to cover its vertices.
+    double split(size_t g) const { return split_[g]; }
     // Valid groups (finite cost) whose first (smallest) vertex is `v`, {v} first.
     const std::vector<uint32_t>& validStartingAt(LayerId v) const { return valid_[size_t(v)]; }
     const uint64_t* bits(size_t g) const { return &bits_[g * 4 * words_]; }
@@ -100,6 +104,7 @@ class OptimusGroupSpace {
     std::vector<double> cost_;
     std::vector<char> hopeless_;
     std::vector<int64_t> lowerBound_;
+    std::vector<double> best_, split_; // cheapest partition found; split() (by group)
     std::vector<std::vector<uint32_t>> byMin_, valid_;
     std::vector<OptimusVertexLimit> limits_;
     int64_t byBound_ = 0, largestShare_ = 0;
