@@ -209,12 +209,16 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
     for (const auto& seq : seqs)
         steps += int64_t(seq.size());
     constexpr int64_t kSmallestShare = 500;
+    // Past the time limit each step keeps this many points: thinning is greedy (a pass over
+    // the step's front per kept point), so the share sets what a step costs, and a 5,000-layer
+    // chain has 5,000 steps.
+    constexpr int64_t kDeadlineShare = 64;
     auto bound = [&](std::vector<CombinedPoint>& front) {
         int64_t share = INT64_MAX;
         if (opt.max_kept_points > 0)
             share = std::max(kSmallestShare,
                              (opt.max_kept_points - keptSoFar) / std::max<int64_t>(1, steps));
-        if (pastDeadline()) share = kSmallestShare;
+        if (pastDeadline()) share = kDeadlineShare;
         --steps;
         if (int64_t(front.size()) > share) {
             std::vector<std::array<int64_t, 3>> costs;

@@ -61,7 +61,7 @@ struct ExploreOptions {
     // and ExploreResult::limits says by how much.
     int64_t max_kept_points = 20'000'000;
     // > 0: after this many seconds, segments of more than one layer are no longer searched and
-    // every later step is thinned to its smallest share.
+    // every later step is thinned to 64 points.
     double time_limit_s = 0;
     // Several processes (layerfuse-mpi): the segment searches are spread over them by
     // estimated cost, the root gathers the fronts and combines; the others return no front.
