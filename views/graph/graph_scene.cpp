@@ -89,12 +89,11 @@ double GraphScene::headerHeight() const {
 }
 
 QSizeF GraphScene::measureNode(LayerId id) const {
-    const Network& net = state_.network;
-    const Layer& l = net.layer(id);
+    const NodeTexts& t = nodeTexts_[size_t(id)];
     const QFontMetricsF nameFm(style_.nameFont), detailFm(style_.detailFont);
-    const double textWidth = std::max({nameFm.horizontalAdvance(QString::fromStdString(l.name)),
-                                       detailFm.horizontalAdvance(layerDetailText(net, id)),
-                                       detailFm.horizontalAdvance(shapeText(l.out))});
+    const double textWidth =
+        std::max({nameFm.horizontalAdvance(t.name), detailFm.horizontalAdvance(t.detail),
+                  detailFm.horizontalAdvance(t.shape)});
     const double w =
         std::clamp(std::ceil(textWidth + 2 * kNodePad + 4), kMinNodeWidth, kMaxNodeWidth);
     const double h = std::ceil(2 * kNodePad + nameFm.height() + 2 * detailFm.height() + kBarRoom);
@@ -172,6 +171,11 @@ void GraphScene::rebuildItems() {
     tooLarge_ = net.size() > kMaxDrawnLayers;
     if (tooLarge_) return;
     nodes_.assign(size_t(net.size()), nullptr);
+    nodeTexts_.resize(size_t(net.size()));
+    for (LayerId id = 0; id < net.size(); ++id)
+        nodeTexts_[size_t(id)] = {QString::fromStdString(net.layer(id).name),
+                                  layerDetailText(net, id), shapeText(net.layer(id).out)};
+    labelsDirty_ = true;
     inFlight_.clear();
     firstLayoutOfNetwork_ = true;
     for (LayerId id = 0; id < net.size(); ++id) {
@@ -258,6 +262,7 @@ void GraphScene::applyLayout(LayoutRequest req, LayoutResult res) {
         delete item;
     groups_ = std::move(keep);
     graphRect_ = QRectF(0, 0, res.width, res.height);
+    labelsDirty_ = true;
     request_ = std::move(req);
     layout_ = std::move(res);
 }
@@ -297,10 +302,11 @@ void GraphScene::applyLooks() {
     for (LayerId id = 0; id < net.size(); ++id) {
         NodeItem* n = nodes_[size_t(id)];
         const Layer& l = net.layer(id);
+        const NodeTexts& texts = nodeTexts_[size_t(id)];
         NodeItem::Look look;
-        look.name = QString::fromStdString(l.name);
-        look.detail = layerDetailText(net, id);
-        look.shape = shapeText(l.out);
+        look.name = texts.name;
+        look.detail = texts.detail;
+        look.shape = texts.shape;
         look.fill = theme_.nodeFill;
         look.border = theme_.nodeBorder;
         const int gi = groupOf[size_t(id)];
@@ -355,15 +361,25 @@ void GraphScene::applyLooks() {
 }
 
 void GraphScene::labelEdges() {
-    // Called from applyLooks(), which follows every layout: labels depend on the routes, the
-    // network and the hardware's word size. One label per tensor: a producer's out-edges all
-    // carry the same tensor, and their labels would overlap just below it. The leftmost edge
-    // there carries it.
+    // Called from applyLooks(), which follows every layout: labels depend on the routes (and
+    // the group frames, both made by a layout), the network and the hardware's word size.
+    // One label per tensor: a producer's out-edges all carry the same tensor, and their
+    // labels would overlap just below it. The leftmost edge there carries it.
+    const int actBits = state_.hardware.precision.act_bits;
+    if (!labelsDirty_ && actBits == labelledActBits_) return;
+    labelsDirty_ = false;
+    labelledActBits_ = actBits;
     const Network& net = state_.network;
     std::vector<EdgeItem*> labelled(size_t(net.size()), nullptr);
+    std::vector<int> outEdges(size_t(net.size()), 0);
+    for (const EdgeItem* e : edges_)
+        ++outEdges[size_t(e->tail())];
     for (EdgeItem* e : edges_) {
         EdgeItem*& best = labelled[size_t(e->tail())];
-        if (!best || e->labelAnchor().x() < best->labelAnchor().x()) best = e;
+        // Anchors cost path lengths: only producers with several out-edges need them.
+        if (!best ||
+            (outEdges[size_t(e->tail())] > 1 && e->labelAnchor().x() < best->labelAnchor().x()))
+            best = e;
     }
     std::vector<QRectF> frames, captions;
     for (const GroupItem* g : groupItems()) {
