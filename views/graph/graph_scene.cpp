@@ -24,6 +24,22 @@ constexpr double kMaxNodeWidth = 260;
 // Above this many layers edges are routed as polylines (spline routing dominates dot's time).
 constexpr size_t kPolylineAbove = 600;
 
+// Changing the geometry of thousands of items one by one costs Qt's BSP index a linear
+// search each (items waiting to be indexed wait in a list): a new network or layout is
+// applied without an index, which is then built once.
+class WithoutIndex {
+  public:
+    explicit WithoutIndex(QGraphicsScene* scene) : scene_(scene) {
+        scene_->setItemIndexMethod(QGraphicsScene::NoIndex);
+    }
+    ~WithoutIndex() { scene_->setItemIndexMethod(QGraphicsScene::BspTreeIndex); }
+    WithoutIndex(const WithoutIndex&) = delete;
+    WithoutIndex& operator=(const WithoutIndex&) = delete;
+
+  private:
+    QGraphicsScene* scene_;
+};
+
 QPainterPath toPath(const std::vector<LayoutPoint>& pts) {
     QPainterPath path;
     if (pts.empty()) return path;
@@ -157,6 +173,7 @@ void GraphScene::onLayoutDone(uint64_t ticket, LayoutResult result) {
 }
 
 void GraphScene::rebuildItems() {
+    const WithoutIndex bulk(this);
     syncing_ = true;
     nodes_.clear();
     clear(); // deletes every item
@@ -229,6 +246,7 @@ LayoutRequest GraphScene::buildRequest() {
 }
 
 void GraphScene::applyLayout(LayoutRequest req, LayoutResult res) {
+    const WithoutIndex bulk(this);
     const double header =
         req.clusters.empty() ? headerHeight() : req.clusters.front().header_height;
     for (size_t k = 0; k < req.nodes.size(); ++k) {
@@ -369,6 +387,7 @@ void GraphScene::labelEdges() {
     if (!labelsDirty_ && actBits == labelledActBits_) return;
     labelsDirty_ = false;
     labelledActBits_ = actBits;
+    const WithoutIndex bulk(this); // labels change the bounds of thousands of edges
     const Network& net = state_.network;
     std::vector<EdgeItem*> labelled(size_t(net.size()), nullptr);
     std::vector<int> outEdges(size_t(net.size()), 0);
