@@ -184,6 +184,7 @@ class TestAutomation : public QObject {
             QCOMPARE(a.energy_pj, b.energy_pj);
             QCOMPARE(a.latency_cycles, b.latency_cycles);
             QCOMPARE(a.latency_s, b.latency_s);
+            QCOMPARE(a.groups, b.groups);
             QCOMPARE(a.fused_groups, b.fused_groups);
             QCOMPARE(a.fits, b.fits);
         }

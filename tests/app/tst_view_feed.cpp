@@ -52,6 +52,22 @@ class TestViewFeed : public QObject {
         QCOMPARE(r.events.back(), "state " + a.network.name());
     }
 
+    void aViewOthersFollowIsFedOutOfSight() {
+        QWidget window;
+        auto* layout = new QVBoxLayout(&window);
+        auto* view = new QWidget(&window);
+        layout->addWidget(view);
+        Received r;
+        auto* feed = new ViewFeed(
+            view, [&r](const StudioState&) { r.events.push_back("state"); },
+            [&r](const StudioSelection&) { r.events.push_back("selection"); }, true);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        view->hide();
+        feed->state(test::defaultState("l3net"));
+        QCOMPARE(r.events, std::vector<std::string>{"state"});
+    }
+
     void aWindowNotShownFeedsEveryViewAtOnce() {
         QWidget window;
         auto* view = new QWidget(&window);

@@ -126,7 +126,8 @@ template <class View> void Studio::follow(View* view) {
         },
         [v](const StudioSelection& s) {
             if (v) v->setSelection(s);
-        });
+        },
+        requires { &View::groupsDiffer; }); // the canvas outlines what Compare finds
     views_.push_back({[feed](const StudioState& s) {
                           if (feed) feed->state(s);
                       },

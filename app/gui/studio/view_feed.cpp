@@ -7,14 +7,14 @@
 namespace lf {
 
 ViewFeed::ViewFeed(QWidget* view, std::function<void(const StudioState&)> setState,
-                   std::function<void(const StudioSelection&)> setSelection)
+                   std::function<void(const StudioSelection&)> setSelection, bool evenOutOfSight)
     : QObject(view), view_(view), setState_(std::move(setState)),
-      setSelection_(std::move(setSelection)) {
+      setSelection_(std::move(setSelection)), evenOutOfSight_(evenOutOfSight) {
     view->installEventFilter(this);
 }
 
 bool ViewFeed::outOfSight() const {
-    return view_ && view_->window()->isVisible() && !view_->isVisible();
+    return !evenOutOfSight_ && view_ && view_->window()->isVisible() && !view_->isVisible();
 }
 
 void ViewFeed::state(const StudioState& state) {

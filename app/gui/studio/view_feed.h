@@ -18,8 +18,10 @@ namespace lf {
 class ViewFeed : public QObject {
     Q_OBJECT
   public:
+    // `evenOutOfSight`: for views whose updates others follow (the Compare view outlines
+    // the differing groups on the canvas).
     ViewFeed(QWidget* view, std::function<void(const StudioState&)> setState,
-             std::function<void(const StudioSelection&)> setSelection);
+             std::function<void(const StudioSelection&)> setSelection, bool evenOutOfSight = false);
 
     void state(const StudioState& state);
     void selection(const StudioSelection& selection);
@@ -38,6 +40,7 @@ class ViewFeed : public QObject {
     std::function<void(const StudioSelection&)> setSelection_;
     std::optional<StudioState> pendingState_;
     std::optional<StudioSelection> pendingSelection_;
+    bool evenOutOfSight_;
 };
 
 } // namespace lf
