@@ -15,13 +15,26 @@ struct Received {
     std::vector<std::string> events; // "state <network>" / "selection <n layers>"
 };
 
-ViewFeed* feedFor(QWidget* view, Received& r) {
+ViewFeed* feedFor(QWidget* view, Received& r, bool evenOutOfSight = false) {
     return new ViewFeed(
         view, [&r](const StudioState& s) { r.events.push_back("state " + s.network.name()); },
         [&r](const StudioSelection& s) {
             r.events.push_back("selection " + std::to_string(s.layers.size()));
-        });
+        },
+        evenOutOfSight);
 }
+
+// A shown window with a view in it, out of sight.
+struct ShownWindow {
+    QWidget window;
+    QWidget* view = new QWidget(&window);
+    ShownWindow() {
+        (new QVBoxLayout(&window))->addWidget(view);
+        window.show();
+        if (!QTest::qWaitForWindowExposed(&window)) qFatal("the window was not shown");
+        view->hide();
+    }
+};
 
 } // namespace
 
@@ -29,15 +42,9 @@ class TestViewFeed : public QObject {
     Q_OBJECT
   private slots:
     void aViewOutOfSightCatchesUpWhenShown() {
-        QWidget window;
-        auto* layout = new QVBoxLayout(&window);
-        auto* view = new QWidget(&window);
-        layout->addWidget(view);
+        ShownWindow w;
         Received r;
-        ViewFeed* feed = feedFor(view, r);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        view->hide();
+        ViewFeed* feed = feedFor(w.view, r);
         const StudioState a = test::defaultState("l3net"), b = test::defaultState("resnet18");
         feed->state(a);
         feed->selection(StudioSelection{{1}, -1});
@@ -45,7 +52,7 @@ class TestViewFeed : public QObject {
         feed->selection(StudioSelection{{1, 2}, -1});
         QVERIFY(r.events.empty());
         QVERIFY(feed->pending());
-        view->show();
+        w.view->show();
         QCOMPARE(r.events, (std::vector<std::string>{"state " + b.network.name(), "selection 2"}));
         QVERIFY(!feed->pending());
         feed->state(a); // in sight: at once
@@ -53,19 +60,12 @@ class TestViewFeed : public QObject {
     }
 
     void aViewOthersFollowIsFedOutOfSight() {
-        QWidget window;
-        auto* layout = new QVBoxLayout(&window);
-        auto* view = new QWidget(&window);
-        layout->addWidget(view);
+        ShownWindow w;
         Received r;
-        auto* feed = new ViewFeed(
-            view, [&r](const StudioState&) { r.events.push_back("state"); },
-            [&r](const StudioSelection&) { r.events.push_back("selection"); }, true);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        view->hide();
-        feed->state(test::defaultState("l3net"));
-        QCOMPARE(r.events, std::vector<std::string>{"state"});
+        ViewFeed* feed = feedFor(w.view, r, true);
+        const StudioState s = test::defaultState("l3net");
+        feed->state(s);
+        QCOMPARE(r.events, std::vector<std::string>{"state " + s.network.name()});
     }
 
     void aWindowNotShownFeedsEveryViewAtOnce() {
