@@ -10,6 +10,7 @@ packages=(
     libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libssl-dev
     libonnx-dev libprotobuf-dev protobuf-compiler
     libbenchmark-dev
+    clang-14 libclang-rt-14-dev
     libopenmpi-dev openmpi-bin
     python3-jsonschema python3-yaml python3-onnx
     # ZigZag 3.8, which the zigzag_cross_check test runs (tests/zigzag/)

@@ -1,3 +1,4 @@
+#include "cli_output.h"
 #include "commands.h"
 #include "onnx_options.h"
 
@@ -6,7 +7,6 @@
 #include "io/onnx_import.h"
 #include "io/onnx_report.h"
 
-#include <fstream>
 #include <iostream>
 
 namespace lf::cli {
@@ -56,17 +56,7 @@ Runner addConvertCommand(CLI::App& app) {
             printReport(&*net);
             return int(kOk);
         }
-        const std::string text = writeNetworkYaml(*net);
-        if (*out == "-") {
-            std::cout << text;
-            printReport(&*net);
-            return int(kOk);
-        }
-        std::ofstream f(*out, std::ios::binary | std::ios::trunc);
-        if (!f || !(f << text) || !f.flush()) {
-            printError(*out + ": cannot write file");
-            return int(kBadInput);
-        }
+        if (!writeOutput(*out, writeNetworkYaml(*net))) return int(kBadInput);
         printReport(&*net);
         return int(kOk);
     };

@@ -2,7 +2,6 @@
 #include "onnx_options.h"
 
 #include "examples/bundled.h"
-#include "io/schedule_yaml.h"
 #include "metrics/metrics_io.h"
 #include "models/evaluate.h"
 
@@ -47,36 +46,9 @@ Runner addEvaluateCommand(CLI::App& app) {
         Hardware hardware = *hw;
         Schedule sched;
         if (!o->schedule.empty()) {
-            ScheduleReadOptions ro;
-            ro.check_hash = !o->byName;
-            auto sf = loadScheduleYamlFile(o->schedule, *net, hardware, ro);
-            if (!sf) {
-                printError(sf.error().toString());
-                return int(kBadInput);
-            }
-            // Without --hardware, the hardware the schedule names (or holds) is used.
-            if (hwOpt->count() == 0 && (sf->hardware || !sf->hardware_name.empty())) {
-                if (sf->hardware) {
-                    hardware = *sf->hardware;
-                } else if (sf->hardware_name != hardware.name) {
-                    auto named = resolveHardwareArg(sf->hardware_name);
-                    if (!named) {
-                        printError(o->schedule +
-                                   ": the schedule's hardware: " + named.error().toString());
-                        return int(kBadInput);
-                    }
-                    hardware = *named;
-                    sf = loadScheduleYamlFile(o->schedule, *net, hardware, ro);
-                    if (!sf) {
-                        printError(sf.error().toString());
-                        return int(kBadInput);
-                    }
-                }
-            }
-            for (const std::string& s : sf->skipped)
-                std::cerr << o->schedule << ": no layer '" << s << "' in " << net->name()
-                          << "; skipped\n";
-            sched = std::move(sf->schedule);
+            auto read = readScheduleArg(o->schedule, *net, hardware, hwOpt->count() > 0, o->byName);
+            if (!read) return int(kBadInput);
+            sched = std::move(*read);
         } else {
             sched = defaultSchedule(*net, hardware);
         }

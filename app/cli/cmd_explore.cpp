@@ -1,6 +1,7 @@
 // `layerfuse-cli explore` — the Pareto front of a network (ConvFusion §V-A;
 // docs/models/convfusion.md, docs/cli.md): CSV of the front and, optionally, every point's
 // schedule.
+#include "cli_output.h"
 #include "commands.h"
 #include "onnx_options.h"
 
@@ -37,12 +38,6 @@ std::function<void(double, const std::string&)> stderrProgress(const std::string
 }
 
 namespace {
-
-bool writeFile(const std::string& path, const std::string& text) {
-    std::ofstream f(path, std::ios::binary);
-    f << text;
-    return bool(f);
-}
 
 double since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -84,10 +79,7 @@ bool saveSchedules(const std::string& dir, const Network& net, const Hardware& h
         char name[64];
         std::snprintf(name, sizeof name, "point-%04zu.sched.yaml", k);
         const std::string path = (std::filesystem::path(dir) / name).string();
-        if (!writeFile(path, writeScheduleYaml(net, hw, s, wo))) {
-            ok = false;
-            printError(path + ": cannot write");
-        }
+        if (!writeOutput(path, writeScheduleYaml(net, hw, s, wo))) ok = false;
     });
     return ok;
 }

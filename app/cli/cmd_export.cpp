@@ -1,6 +1,7 @@
 // `layerfuse-cli export`: a schedule's metrics (CSV, JSON) or its mapping for other tools —
 // per-layer Timeloop problem + mapping files, ZigZag's workload / accelerator / mapping,
 // Stream's ONNX workload / mapping / accelerator (docs/exports.md).
+#include "cli_output.h"
 #include "commands.h"
 #include "onnx_options.h"
 
@@ -14,7 +15,6 @@
 #include "models/evaluate.h"
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -53,52 +53,15 @@ std::optional<Loaded> load(const ExportOpts& o, bool hardwareGiven) {
         l.sched = defaultSchedule(l.net, l.hw);
         return l;
     }
-    ScheduleReadOptions ro;
-    ro.check_hash = !o.byName;
-    auto sf = loadScheduleYamlFile(o.schedule, l.net, l.hw, ro);
-    if (!sf) {
-        printError(sf.error().toString());
-        return std::nullopt;
-    }
-    if (!hardwareGiven && (sf->hardware || !sf->hardware_name.empty())) {
-        if (sf->hardware) {
-            l.hw = *sf->hardware;
-        } else if (sf->hardware_name != l.hw.name) {
-            auto named = resolveHardwareArg(sf->hardware_name);
-            if (!named) {
-                printError(o.schedule + ": the schedule's hardware: " + named.error().toString());
-                return std::nullopt;
-            }
-            l.hw = *named;
-            sf = loadScheduleYamlFile(o.schedule, l.net, l.hw, ro);
-            if (!sf) {
-                printError(sf.error().toString());
-                return std::nullopt;
-            }
-        }
-    }
-    for (const std::string& s : sf->skipped)
-        std::cerr << o.schedule << ": no layer '" << s << "' in " << l.net.name() << "; skipped\n";
-    l.sched = std::move(sf->schedule);
+    auto read = readScheduleArg(o.schedule, l.net, l.hw, hardwareGiven, o.byName);
+    if (!read) return std::nullopt;
+    l.sched = std::move(*read);
     return l;
-}
-
-bool writeText(const std::string& path, const std::string& text) {
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    if (!f || !(f << text) || !f.flush()) {
-        printError(path + ": cannot write file");
-        return false;
-    }
-    return true;
 }
 
 // Text to -o FILE, or standard output when no file is given or it is '-'.
 int emit(const std::string& output, const std::string& text) {
-    if (output.empty() || output == "-") {
-        std::cout << text;
-        return kOk;
-    }
-    return writeText(output, text) ? kOk : kBadInput;
+    return writeOutput(output, text) ? kOk : kBadInput;
 }
 
 // Prints the notes and each written path (or the error) and returns the exit code.
@@ -132,7 +95,7 @@ int exportTimeloopFiles(const ExportOpts& o, const Loaded& l) {
             for (const TimeloopFile& f : exportTimeloop(l.net, l.hw, l.sched).files)
                 if (f.layer == id) {
                     const std::string path = (fs::path(o.output) / f.file_name).string();
-                    if (!writeText(path, f.text)) return kBadInput;
+                    if (!writeOutput(path, f.text)) return kBadInput;
                     std::cout << path << '\n';
                 }
             return kOk;
@@ -165,7 +128,7 @@ int exportTimeloopFiles(const ExportOpts& o, const Loaded& l) {
     }
     for (const TimeloopFile& f : e.files) {
         const std::string path = (fs::path(o.output) / f.file_name).string();
-        if (!writeText(path, f.text)) return kBadInput;
+        if (!writeOutput(path, f.text)) return kBadInput;
         std::cout << path << '\n';
     }
     return kOk;

@@ -1,6 +1,7 @@
 // `layerfuse-cli optimize` — a schedule chosen automatically (docs/cli.md): the
 // Optimus DP fuser (Optimus Alg. 1) or the ConvFusion exploration under the buffer
 // (ConvFusion §V-A), written as schedule YAML that `evaluate --schedule` reads back.
+#include "cli_output.h"
 #include "commands.h"
 #include "onnx_options.h"
 
@@ -8,22 +9,20 @@
 #include "io/schedule_yaml.h"
 #include "metrics/units.h"
 #include "models/evaluate.h"
-#include "search/objective.h"
+#include "search/dse_optimize.h"
 #include "search/optimus_fuser.h"
-#include "search/pareto.h"
+#include "search/search_report.h"
 #include "search/tile_optimizer.h"
 #include "util/format.h"
 
-#include <fstream>
 #include <iostream>
-#include <limits>
 
 namespace lf::cli {
 
 Runner addOptimizeCommand(CLI::App& app) {
     struct Opts {
         std::string network, hardware{kDefaultHardware}, objective{"dram"}, method{"optimus"}, out,
-            strategy, tiles{"divisors"};
+            strategy, tiles{"divisors"}, report;
         int depth = 3;
         bool online = false, noburst = false;
         OnnxCliOptions onnx;
@@ -58,6 +57,8 @@ Runner addOptimizeCommand(CLI::App& app) {
         ->check(CLI::IsMember({"divisors", "pow2", "all"}))
         ->capture_default_str();
     sub->add_flag("--noburst", o->noburst, "Latency from bytes/bandwidth only (TSO-noburst)");
+    sub->add_option("--report", o->report,
+                    "Write what the search did and what its bounds left out as JSON here");
     addOnnxOptions(sub, o->onnx);
     return [o]() {
         auto net = resolveNetworkArg(o->network, o->onnx);
@@ -76,6 +77,7 @@ Runner addOptimizeCommand(CLI::App& app) {
         SearchControl control;
         control.progress = stderrProgress("optimizing " + net->name());
         Schedule sched;
+        nlohmann::ordered_json report;
         if (o->method == "optimus") {
             OptimusFuserOptions fo;
             fo.cost = objective == Objective::dram ? FuserCost::optimus : FuserCost::evaluate;
@@ -92,54 +94,47 @@ Runner addOptimizeCommand(CLI::App& app) {
                       << " groups; Optimus DP: " << r.groups.size() << " groups, "
                       << r.groups_evaluated << " candidate groups evaluated in "
                       << formatDouble(double(int64_t(r.seconds * 1e6)) / 1e3) << " ms\n";
+            if (!r.complete)
+                std::cerr << net->name() << ": " << optimusNotExplored(*net, r) << '\n';
+            report = optimusReportJson(*net, fo, r);
             sched = r.schedule;
         } else {
-            ExploreOptions xo;
+            DseOptimizeOptions xo;
             xo.max_depth = o->depth;
             xo.tiles = *tileSetFromString(o->tiles);
             xo.strategy =
                 o->strategy.empty() ? Strategy::recompute : *strategyFromString(o->strategy);
-            xo.max_buffer_bytes = hw->buffer.bytes;
-            const ExploreResult r = explore(*net, *hw, xo, control);
+            xo.objective = objective;
+            const DseOptimizeResult r = optimizeByExploration(*net, *hw, xo, control);
             if (r.cancelled) {
                 printError("optimization cancelled");
                 return int(kBadInput);
             }
-            if (r.front.empty()) {
+            if (!r.fits) {
                 printError(net->name() + ": no schedule fits the " +
                            std::to_string(hw->buffer.bytes) + "-byte buffer");
                 return int(kBadInput);
             }
-            // Accesses are a front objective; the others are compared point by point.
-            double best = std::numeric_limits<double>::infinity();
-            for (size_t k = 0; k < r.front.size(); ++k) {
-                double v = double(r.front[k].dram_accesses);
-                Schedule s = r.schedule(*net, *hw, k);
-                if (objective != Objective::dram)
-                    v = objectiveValue(evaluate(*net, *hw, s, eo), objective);
-                if (v < best) {
-                    best = v;
-                    sched = std::move(s);
-                }
-            }
-            std::cerr << net->name() << ": best of " << r.front.size()
-                      << " Pareto points that fit, "
+            std::cerr << net->name() << ": best of the segments of up to " << r.depth_searched
+                      << " layers (" << r.distinct_segments << " distinct of " << r.segments << ", "
+                      << r.evaluations << " evaluations), "
                       << formatDouble(double(int64_t(r.seconds * 1000.0)) / 1000.0) << " s\n";
+            if (!r.complete()) std::cerr << net->name() << ": " << dseNotExplored(xo, r) << '\n';
+            report = dseReportJson(xo, r);
+            sched = r.schedule;
+        }
+        if (!o->report.empty()) {
+            report["network"] = net->name();
+            report["hardware"] = hw->name;
+            if (!writeOutput(o->report, report.dump(2) + "\n")) return int(kBadInput);
         }
         const Metrics m = evaluate(*net, *hw, sched, eo);
         ScheduleWriteOptions wo;
         wo.all_layers = true;
         wo.metrics = &m;
         const std::string yaml = writeScheduleYaml(*net, *hw, sched, wo);
-        if (o->out.empty()) {
-            std::cout << yaml;
-        } else {
-            std::ofstream f(o->out, std::ios::binary);
-            f << yaml;
-            if (!f) {
-                printError(o->out + ": cannot write");
-                return int(kBadInput);
-            }
+        if (!writeOutput(o->out, yaml)) return int(kBadInput);
+        if (!o->out.empty()) {
             const Metrics base = evaluate(*net, *hw, defaultSchedule(*net, *hw), eo);
             std::cout << "DRAM accesses  " << m.totals.dram_accesses << " (default schedule "
                       << base.totals.dram_accesses << ")\n"
@@ -147,6 +142,8 @@ Runner addOptimizeCommand(CLI::App& app) {
                       << humanEnergy(base.totals.energy.total()) << ")\n"
                       << "latency        " << m.totals.latency_cycles << " cycles (default "
                       << base.totals.latency_cycles << ")\n"
+                      << "energy × delay " << humanEdp(objectiveValue(m, Objective::edp))
+                      << " (default " << humanEdp(objectiveValue(base, Objective::edp)) << ")\n"
                       << "buffer peak    " << humanBytes(double(m.totals.buffer_peak_bytes))
                       << " of " << humanBytes(double(hw->buffer.bytes))
                       << (m.totals.fits ? "" : " (does not fit)") << "\n";

@@ -4,31 +4,26 @@
 // and every row's schedule to DIR/schedules/<row>.sched.yaml (inline hardware when the row
 // changed the preset). The HTML holds the plots as inline SVG when this binary is built
 // with the studio (Qt Charts, views/repro_plots); otherwise it says so.
+#include "cli_output.h"
 #include "commands.h"
 
 #include "examples/bundled.h"
 #include "io/schedule_yaml.h"
 #include "repro/repro.h"
 #include "repro/repro_report.h"
+#include "util/atomic_file.h"
 
 #ifdef LAYERFUSE_REPRO_PLOTS
 #include "repro_plots/repro_plots.h"
 #endif
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 namespace lf::cli {
 
 namespace {
-
-bool writeFile(const std::filesystem::path& p, const std::string& text) {
-    std::ofstream f(p, std::ios::binary);
-    f << text;
-    return bool(f);
-}
 
 // Row id → schedule file (relative to the report), for rows that can be opened.
 std::map<std::string, std::string> writeSchedules(const std::vector<repro::PaperReport>& reports,
@@ -48,9 +43,10 @@ std::map<std::string, std::string> writeSchedules(const std::vector<repro::Paper
             ScheduleWriteOptions wo;
             wo.inline_hardware = r.open->hw_changed.has_value();
             const std::string rel = "schedules/" + r.id + ".sched.yaml";
-            if (!writeFile(dir / rel,
-                           writeScheduleYaml(t->network, t->hardware, t->schedule, wo))) {
-                error = (dir / rel).string() + ": cannot write";
+            const Status written = writeFileAtomically(
+                (dir / rel).string(), writeScheduleYaml(t->network, t->hardware, t->schedule, wo));
+            if (!written) {
+                error = written.error().toString();
                 return {};
             }
             files[r.id] = rel;
@@ -120,16 +116,10 @@ Runner addReproduceCommand(CLI::App& app) {
         } else {
             text = repro::reportText(reports);
         }
-        if (o->out.empty()) {
-            std::cout << text;
-            return int(kOk);
-        }
+        if (o->out.empty()) return writeOutput("-", text) ? int(kOk) : int(kBadInput);
         const auto file =
             dir / ("reproduce." + (o->format == "text" ? std::string("txt") : o->format));
-        if (!writeFile(file, text)) {
-            printError(file.string() + ": cannot write");
-            return int(kBadInput);
-        }
+        if (!writeOutput(file.string(), text)) return int(kBadInput);
         std::cerr << "reproduce: wrote " << file.string() << "\n";
         return int(kOk);
     };

@@ -3,11 +3,14 @@
 #pragma once
 
 #include "hardware/hardware.h"
+#include "network/network.h"
+#include "schedule/schedule.h"
 #include "util/result.h"
 
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace lf {
@@ -45,6 +48,13 @@ std::function<void(double, const std::string&)> stderrProgress(const std::string
 // Prints "error: ..." style messages consistently.
 void printError(const std::string& msg);
 
+// The schedule file `path` applied to `net` (evaluate, export). Without --hardware
+// (`hardware_given` false) the hardware the schedule holds or names replaces `hw`; a name is a
+// bundled preset or a file relative to the schedule (resolveScheduleHardware). With `by_name`
+// a schedule made for another network applies to the layers whose names match (the others are
+// reported on stderr). Prints the error and returns nothing on bad input.
+std::optional<Schedule> readScheduleArg(const std::string& path, const Network& net, Hardware& hw,
+                                        bool hardware_given, bool by_name);
 // resolveHardware() that prints what the import of a ZigZag accelerator assumed, as
 // "note: ..." lines on stderr.
 Result<Hardware> resolveHardwareArg(const std::string& arg);

@@ -1,4 +1,5 @@
 // The command line of layerfuse-cli and layerfuse-mpi (docs/cli.md).
+#include "cli_output.h"
 #include "commands.h"
 
 #include <clocale>
@@ -9,6 +10,7 @@ namespace lf::cli {
 
 int runCli(int argc, char** argv, const std::string& program) {
     std::setlocale(LC_ALL, "C");
+    installStdout();
     CLI::App app{program + " — evaluate, optimize and convert layer-fusion schedules of CNNs",
                  program};
     app.set_version_flag("--version", program + " " + LAYERFUSE_VERSION);
@@ -34,23 +36,29 @@ int runCli(int argc, char** argv, const std::string& program) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
+        const int code = app.exit(e);
+        return flushStdout() ? code : int(kBadInput);
     } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
+        const int code = app.exit(e);
+        return flushStdout() ? code : int(kBadInput);
     } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
+        const int code = app.exit(e);
+        return flushStdout() ? code : int(kBadInput);
     } catch (const CLI::ParseError& e) {
         app.exit(e);
         return kUsage;
     }
     for (auto& [sub, run] : runners)
         if (sub->parsed()) {
+            int code = kBadInput;
             try {
-                return run();
+                code = run();
             } catch (const std::exception& e) {
                 printError(std::string("internal error: ") + e.what());
-                return kBadInput;
             }
+            // Whatever the command printed must have arrived (full disk, closed pipe).
+            if (!flushStdout() && code == kOk) code = kBadInput;
+            return code;
         }
     std::cerr << "A subcommand is required\nRun with --help for more information.\n";
     return kUsage;

@@ -50,8 +50,8 @@ int main(int argc, char** argv) {
     parser.addPositionalArgument(
         QStringLiteral("file"),
         QStringLiteral(
-            "A project (.lfproj), a network (.net.yaml, .onnx) or the name of a bundled example "
-            "(default: %1).")
+            "A project (.lfproj), a network (.net.yaml, .onnx), a lesson (.lesson.yaml) or the "
+            "name of a bundled example (default: %1).")
             .arg(defaultExample()));
     const QCommandLineOption themeOption(QStringLiteral("theme"),
                                          QStringLiteral("Colours: system, light or dark."),

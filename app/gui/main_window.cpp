@@ -12,6 +12,7 @@
 #include "controllers/teaching_controller.h"
 #include "graph/graph_canvas.h"
 #include "hardware/hardware_editor.h"
+#include "history/undo_history_view.h"
 #include "inspectors/group_inspector.h"
 #include "inspectors/layer_inspector.h"
 #include "layers/layer_list.h"
@@ -31,7 +32,6 @@
 #include <QDockWidget>
 #include <QSettings>
 #include <QStatusBar>
-#include <QUndoView>
 
 namespace lf {
 
@@ -81,6 +81,12 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     connect(exchange_->onnxImport(), &OnnxImportFlow::imported, files_,
             &FilesController::addRecent);
     teaching_->attach(teachingPanel_->lessons(), teachingPanel_->compare());
+    files_->openLesson = [this](const QString& path, QString* error) {
+        if (!teaching_->openLessonFile(path, error, false)) return false;
+        teachingPanel_->lessonsDock()->show();
+        teachingPanel_->lessonsDock()->raise();
+        return true;
+    };
     connect(teaching_, &TeachingController::highlightRequested, canvasPanel_,
             &CanvasPanel::highlightGroups);
     connect(automation_, &AutomationController::tsoResultReady, this, [this] {
@@ -121,7 +127,8 @@ void MainWindow::createDocks() {
     layerList_ = new LayerList(this);
     QDockWidget* layers =
         studioDock(studio_, this, layerList_, tr("Layers"), QStringLiteral("layersDock"));
-    auto* undoView = new QUndoView(studio_->document()->undoStack(), this);
+    auto* undoView = new UndoHistoryView(studio_->document()->undoStack(), this);
+    undoView->setObjectName(QStringLiteral("historyView"));
     undoView->setEmptyLabel(tr("<opened>"));
     QDockWidget* history = makeDock(this, undoView, tr("History"), QStringLiteral("historyDock"));
     addDockWidget(Qt::LeftDockWidgetArea, layers);
@@ -130,8 +137,9 @@ void MainWindow::createDocks() {
 
     QDockWidget* layer = studioDock(studio_, this, new LayerInspector(this), tr("Layer"),
                                     QStringLiteral("layerInspectorDock"), true);
-    QDockWidget* metrics = studioDock(studio_, this, new MetricsPanel(this), tr("Metrics"),
-                                      QStringLiteral("metricsDock"));
+    auto* metricsPanel = new MetricsPanel(this);
+    QDockWidget* metrics =
+        studioDock(studio_, this, metricsPanel, tr("Metrics"), QStringLiteral("metricsDock"));
     QDockWidget* group = studioDock(studio_, this, new GroupInspector(this), tr("Group"),
                                     QStringLiteral("groupInspectorDock"), true);
     QDockWidget* partition = studioDock(studio_, this, new PartitionEditor(this), tr("Partition"),
@@ -149,6 +157,8 @@ void MainWindow::createDocks() {
                                      QStringLiteral("chartsDock"));
     addDockWidget(Qt::BottomDockWidgetArea, charts);
     teachingPanel_ = new TeachingPanel(studio_, this);
+    connect(metricsPanel, &MetricsPanel::explainRequested, teachingPanel_,
+            &TeachingPanel::explainMetric);
     QDockWidget* previous = charts;
     for (QDockWidget* d : teachingPanel_->bottomDocks()) {
         addDockWidget(Qt::BottomDockWidgetArea, d);

@@ -70,7 +70,7 @@ void MainWindow::createMenus() {
     file->addSeparator();
     add(file, {"openLessonFile", "saveAsLesson"});
     file->addSeparator();
-    add(file, {"importSchedule"});
+    add(file, {"importSchedule", "importHardware"});
     QMenu* exports = file->addMenu(tr("&Export"));
     exports->setIcon(gui::studioIcon(QStringLiteral("export")));
     exports->addActions(exchange_->exportActions());

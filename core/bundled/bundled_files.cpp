@@ -1,5 +1,7 @@
 #include "bundled/bundled_files.h"
 
+#include "util/format.h"
+
 namespace lf {
 
 namespace bundled_detail {
@@ -29,8 +31,8 @@ std::string unknownBundledMessage(BundledKind kind, std::string_view name) {
             if (!names.empty()) names += ", ";
             names += f.name;
         }
-    return "no bundled " + std::string(kinds[int(kind)]) + " named '" + std::string(name) +
-           "' (bundled: " + names + ")";
+    return "no bundled " + std::string(kinds[int(kind)]) + " named " + quoteValue(name) +
+           " (bundled: " + names + ")";
 }
 
 } // namespace lf

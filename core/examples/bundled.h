@@ -26,4 +26,13 @@ Result<Network> resolveNetwork(const std::string& arg, const OnnxImportOptions& 
                                OnnxImportReport* report = nullptr);
 Result<Hardware> resolveHardware(const std::string& arg, std::vector<std::string>* notes = nullptr);
 
+// The hardware a schedule file names with `hardware: {name: NAME}` (`name_pos` is where NAME
+// is written): a bundled preset, else a hardware file at the relative path NAME from the
+// schedule file's directory — never from the working directory, never an absolute path.
+// When neither exists the error points at NAME in the schedule (FILE:LINE:COLUMN). The file
+// may be a ZigZag accelerator, as for resolveHardware (`notes` then says what was assumed).
+Result<Hardware> resolveScheduleHardware(const std::string& name, SourcePos name_pos,
+                                         const std::string& schedule_file,
+                                         std::vector<std::string>* notes = nullptr);
+
 } // namespace lf

@@ -59,6 +59,16 @@ std::string toString(const Dataflow& d) {
     return axis(d.cols) + "|" + axis(d.rows);
 }
 
+int64_t Hardware::macsPerCore(int64_t pes) const {
+    const int64_t n = cores ? int64_t(std::max(1, cores->tle)) * std::max(1, cores->tlt) : 1;
+    return std::max<int64_t>(1, int64_t(pe_array.macs_per_pe_per_cycle) * pes / n);
+}
+
+int64_t Hardware::peakMacsPerCycle() const {
+    if (!cores) return peCount() * pe_array.macs_per_pe_per_cycle;
+    return macsPerCore(peCount()) * std::max(1, cores->tle) * std::max(1, cores->tlt);
+}
+
 std::vector<std::string> validate(const Hardware& hw) {
     std::vector<std::string> p;
     if (hw.frequency_mhz <= 0) p.push_back("frequency_mhz must be positive");

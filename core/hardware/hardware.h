@@ -29,7 +29,7 @@ constexpr int64_t bytesToBits(int64_t bytes) {
     return bytes * 8;
 }
 constexpr int64_t bitsToBytes(int64_t bits) {
-    return (bits + 7) / 8;
+    return bits / 8 + (bits % 8 > 0); // (bits + 7) / 8 would overflow near 2^63
 }
 // Bytes of `elements` values of `bits` each, not rounded (a figure to show or compare).
 constexpr double elementBytes(double elements, int bits) {
@@ -116,6 +116,13 @@ struct Hardware {
     std::optional<CoresConfig> cores;
 
     int64_t peCount() const { return int64_t(pe_array.cols) * pe_array.rows; }
+    // MACs per cycle of one TSO core (TLE × TLT of them) running on `pes` PEs of the array:
+    // the array of a multicore preset holds every core's MAC units, so a core gets its
+    // share of their MACs, and at least one (TSO Eq. 7's #MACs).
+    int64_t macsPerCore(int64_t pes) const;
+    // The chip's peak MACs per cycle: the array's, or all cores' when there are cores (more
+    // than the array's when there are more cores than MAC units). Utilization divides by it.
+    int64_t peakMacsPerCycle() const;
     friend bool operator==(const Hardware&, const Hardware&) = default;
 };
 

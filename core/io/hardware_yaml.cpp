@@ -1,6 +1,7 @@
 #include "io/hardware_yaml.h"
 
 #include "io/yaml_support.h"
+#include "util/format.h"
 
 namespace lf {
 
@@ -57,7 +58,7 @@ template <class N> Hardware readHardwareT(const N& root) {
                 be.model = SramEnergyModel::banked;
             else
                 fail(e["model"],
-                     "buffer energy model must be constant, sqrt or banked, got '" + m + "'");
+                     "buffer energy model must be constant, sqrt or banked, got " + quoteValue(m));
             be.pj_per_access = getDouble(e, "pj_per_access", be.pj_per_access, 0, kBig);
             be.a = getDouble(e, "a", be.a, 0, kBig);
             be.b = getDouble(e, "b", be.b, 0, kBig);
@@ -76,8 +77,8 @@ template <class N> Hardware readHardwareT(const N& root) {
             const std::string s = toString(df, "dataflow");
             auto parsed = parseDataflow(s);
             if (!parsed)
-                fail(df, "dataflow '" + s +
-                             "' is not of the form COLS|ROWS with dims ox, oy, oc, ic, kx, ky, b "
+                fail(df, "dataflow " + quoteValue(s) +
+                             " is not of the form COLS|ROWS with dims ox, oy, oc, ic, kx, ky, b "
                              "(e.g. \"ox|oc\" or \"ky*oy|ic*oc\")");
             hw.pe_array.dataflow = *parsed;
         }
@@ -108,7 +109,7 @@ template <class N> Hardware readHardwareT(const N& root) {
         else if (s == "overlapped")
             hw.overlap = OverlapMode::overlapped;
         else
-            fail(o, "overlap must be serial or overlapped, got '" + s + "'");
+            fail(o, "overlap must be serial or overlapped, got " + quoteValue(s));
     }
     if (const N c = root["cores"]) {
         requireMap(c, "cores");

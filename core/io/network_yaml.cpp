@@ -2,6 +2,7 @@
 
 #include "io/yaml_support.h"
 #include "network/network.h"
+#include "util/format.h"
 
 #include <algorithm>
 #include <array>
@@ -73,8 +74,10 @@ template <class N> LayerSpec readLayer(const N& n) {
     if (ins.IsScalar()) {
         ls.input_names.push_back(std::string(ins.Scalar()));
         ls.input_pos.push_back(posOf(ins));
+        ls.dim_pos.inputs = posOf(ins);
     } else {
         requireSeq(ins, "inputs");
+        ls.dim_pos.inputs = posOf(ins);
         if (ins.size() > size_t(NetworkLimits::kMaxInputsPerLayer)) fail(ins, "too many inputs");
         for (const auto& i : ins) {
             ls.input_names.push_back(toString(i, "input name"));
@@ -100,8 +103,8 @@ template <class N> LayerSpec readLayer(const N& n) {
 
     auto lt = layerTypeFromString(type);
     if (!lt || *lt == LayerType::input)
-        fail(typeNode,
-             "unknown layer type '" + type + "' (expected " + std::string(kLayerTypesHelp) + ")");
+        fail(typeNode, "unknown layer type " + quoteValue(type) + " (expected " +
+                           std::string(kLayerTypesHelp) + ")");
     l.type = *lt;
 
     auto common = std::initializer_list<std::string_view>{};
@@ -113,7 +116,9 @@ template <class N> LayerSpec readLayer(const N& n) {
                       "dilation", "groups", "activation", "folded", "expect", "output_padding"});
         l.out_channels =
             toInt(req(n, "out_channels"), "out_channels", 1, NetworkLimits::kMaxChannels);
+        ls.dim_pos.channels = posOf(n["out_channels"]);
         readPair(req(n, "kernel"), "kernel", 1, kMaxK, l.kernel_h, l.kernel_w);
+        ls.dim_pos.kernel = posOf(n["kernel"]);
         l.groups = getInt(n, "groups", 1, 1, NetworkLimits::kMaxChannels);
         if (l.type == LayerType::deconv && n["output_padding"])
             readPair(n["output_padding"], "output_padding", 0, kMaxK, l.output_pad_h,
@@ -125,18 +130,20 @@ template <class N> LayerSpec readLayer(const N& n) {
         checkKeys(n, {"name", "type", "inputs", "out_features", "activation", "folded", "expect"});
         l.out_channels =
             toInt(req(n, "out_features"), "out_features", 1, NetworkLimits::kMaxChannels);
+        ls.dim_pos.channels = posOf(n["out_features"]);
         break;
     case LayerType::pool: {
         checkKeys(n, {"name", "type", "inputs", "mode", "kernel", "stride", "padding", "dilation",
                       "ceil_mode", "activation", "folded", "expect"});
         readPair(req(n, "kernel"), "kernel", 1, kMaxK, l.kernel_h, l.kernel_w);
+        ls.dim_pos.kernel = posOf(n["kernel"]);
         const std::string mode = getString(n, "mode", "max");
         if (mode == "max")
             l.pool_mode = PoolMode::max;
         else if (mode == "avg")
             l.pool_mode = PoolMode::avg;
         else
-            fail(n["mode"], "pool mode must be max or avg, got '" + mode + "'");
+            fail(n["mode"], "pool mode must be max or avg, got " + quoteValue(mode));
         l.ceil_mode = getBool(n, "ceil_mode", false);
         break;
     }
@@ -148,7 +155,7 @@ template <class N> LayerSpec readLayer(const N& n) {
         else if (mode == "avg")
             l.pool_mode = PoolMode::avg;
         else
-            fail(n["mode"], "pool mode must be max or avg, got '" + mode + "'");
+            fail(n["mode"], "pool mode must be max or avg, got " + quoteValue(mode));
         break;
     }
     case LayerType::add:
@@ -190,7 +197,7 @@ template <class N> LayerSpec readLayer(const N& n) {
         else if (mode == "bilinear")
             l.resize_mode = ResizeMode::bilinear;
         else
-            fail(n["mode"], "resize mode must be nearest or bilinear, got '" + mode + "'");
+            fail(n["mode"], "resize mode must be nearest or bilinear, got " + quoteValue(mode));
         break;
     }
     case LayerType::opaque:
@@ -258,6 +265,9 @@ template <class N> NetworkSpec readNetworkSpecT(const N& root, const std::string
         is.shape.c = toInt(req(i, "channels"), "channels", 1, NetworkLimits::kMaxChannels);
         is.shape.h = toInt(req(i, "height"), "height", 1, NetworkLimits::kMaxExtent);
         is.shape.w = toInt(req(i, "width"), "width", 1, NetworkLimits::kMaxExtent);
+        is.dim_pos.channels = posOf(i["channels"]);
+        is.dim_pos.height = posOf(i["height"]);
+        is.dim_pos.width = posOf(i["width"]);
         spec.inputs.push_back(std::move(is));
     }
     spec.layers.reserve(layers.size());

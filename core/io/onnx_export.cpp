@@ -1,11 +1,12 @@
 #include "io/onnx_export.h"
 
+#include "util/atomic_file.h"
+
 #include "network/dims.h"
 
 #include <onnx/onnx_pb.h>
 
 #include <climits>
-#include <fstream>
 #include <map>
 #include <set>
 
@@ -385,10 +386,7 @@ Status saveOnnxModel(const std::string& path, const Network& net, const OnnxExpo
         e.file = path;
         return e;
     }
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    if (!f || !f.write(bytes->data(), std::streamsize(bytes->size())) || !f.flush())
-        return Error(path, {}, "cannot write file");
-    return Ok{};
+    return writeFileAtomically(path, *bytes);
 }
 
 } // namespace lf

@@ -6,6 +6,7 @@
 #include "io/schedule_yaml.h"
 #include "io/yaml_support.h"
 #include "models/evaluate.h"
+#include "util/format.h"
 
 #include <filesystem>
 
@@ -51,8 +52,8 @@ Network readNetworkRef(const YAML::Node& n, const std::string& file, Project& p)
     if (const YAML::Node h = n["sha256"]) {
         const std::string want = toString(h, "sha256");
         if (want != net->canonicalHash())
-            fail(h, "the network '" + p.network_source +
-                        "' has changed since the project was saved (sha256 " +
+            fail(h, "the network " + quoteValue(p.network_source) +
+                        " has changed since the project was saved (sha256 " +
                         net->canonicalHash().substr(0, 12) + "…, project expects " +
                         want.substr(0, 12) + "…)");
     }
@@ -77,7 +78,7 @@ ProjectViewState readView(const YAML::Node& n, const Network& net) {
         for (const auto& name : sel) {
             std::string layer = toString(name, "layer name");
             if (net.find(layer) == kNoLayer)
-                fail(name, "no layer named '" + layer + "' in " + net.name());
+                fail(name, "no layer named " + quoteValue(layer) + " in " + net.name());
             v.selected_layers.push_back(std::move(layer));
         }
     }
@@ -98,7 +99,7 @@ Schedule readSchedule(const YAML::Node& n, const Network& net, const Hardware& h
         for (const auto& name : e) {
             const LayerId id = net.find(toString(name, "layer name"));
             if (id == kNoLayer)
-                fail(name, "no layer named '" + name.Scalar() + "' in " + net.name());
+                fail(name, "no layer named " + quoteValue(name.Scalar()) + " in " + net.name());
             s.explicit_layer[size_t(id)] = 1;
         }
     }

@@ -4,6 +4,7 @@
 #include "io/yaml_support.h"
 #include "models/evaluate.h"
 #include "network/dims.h"
+#include "util/format.h"
 
 #include <algorithm>
 
@@ -24,7 +25,7 @@ LayerId resolveLayer(const Network& net, const YAML::Node& n, const std::string&
             if (skipped) skipped->push_back(name);
             return kNoLayer;
         }
-        fail(n, "no layer named '" + name + "' in network " + net.name());
+        fail(n, "no layer named " + quoteValue(name) + " in network " + net.name());
     }
     return id;
 }
@@ -53,7 +54,7 @@ void readPartition(const YAML::Node& n, const Network& net, FusionGroup& g,
     else if (kind == "spatial")
         g.partition.kind = PartitionKind::spatial;
     else
-        fail(n["kind"], "partition kind must be temporal or spatial, got '" + kind + "'");
+        fail(n["kind"], "partition kind must be temporal or spatial, got " + quoteValue(kind));
     if (const YAML::Node rs = n["rf_share"]) {
         if (g.partition.kind != PartitionKind::temporal)
             fail(rs, "rf_share belongs to a temporal partition");
@@ -95,8 +96,9 @@ void readLayerSchedule(const YAML::Node& n, LayerSchedule& s) {
         for (size_t k = 0; k < 4; ++k) {
             const std::string d = toString(o[k], "order entry");
             auto dim = d.size() == 1 ? dimFromChar(d[0]) : std::nullopt;
-            if (!dim) fail(o[k], "unknown loop dim '" + d + "' (expected z, y, x or i)");
-            if (seen[size_t(*dim)]) fail(o[k], "loop dim '" + d + "' appears twice in the order");
+            if (!dim) fail(o[k], "unknown loop dim " + quoteValue(d) + " (expected z, y, x or i)");
+            if (seen[size_t(*dim)])
+                fail(o[k], "loop dim " + quoteValue(d) + " appears twice in the order");
             seen[size_t(*dim)] = true;
             order[k] = *dim;
         }
@@ -121,7 +123,8 @@ void readLayerSchedule(const YAML::Node& n, LayerSchedule& s) {
             const std::string name = toString(v, "level");
             auto l = parseLevel(name, s.order);
             if (!l)
-                fail(v, "unknown level '" + name + "' (expected tile, l1..l4 or an inner loop: " +
+                fail(v, "unknown level " + quoteValue(name) +
+                            " (expected tile, l1..l4 or an inner loop: " +
                             levelName(Level::l1, s.order) + ", " + levelName(Level::l2, s.order) +
                             ", " + levelName(Level::l3, s.order) + ", " +
                             levelName(Level::l4, s.order) + ")");
@@ -133,7 +136,7 @@ void readLayerSchedule(const YAML::Node& n, LayerSchedule& s) {
     if (const YAML::Node u = n["unroll"]) {
         const std::string df = toString(u, "unroll");
         auto parsed = parseDataflow(df);
-        if (!parsed) fail(u, "unroll '" + df + "' is not a dataflow like \"ox|oc\"");
+        if (!parsed) fail(u, "unroll " + quoteValue(df) + " is not a dataflow like \"ox|oc\"");
         s.unroll = *parsed;
     }
 }
@@ -156,31 +159,32 @@ Schedule yamlio::readScheduleNode(const YAML::Node& root, const Network& net, co
             FusionGroup g;
             g.name = toString(req(gn, "name"), "name");
             for (const FusionGroup& other : s.groups)
-                if (other.name == g.name) fail(gn["name"], "duplicate group name '" + g.name + "'");
+                if (other.name == g.name)
+                    fail(gn["name"], "duplicate group name " + quoteValue(g.name));
             const YAML::Node ls = req(gn, "layers");
             requireSeq(ls, "layers");
             for (const auto& ln : ls) {
                 const LayerId id = resolveLayer(net, ln, "layer name", opt, skipped);
                 if (id == kNoLayer) continue;
                 if (!isCompute(net.layer(id).type) && net.layer(id).type != LayerType::concat)
-                    fail(ln, "layer '" + net.layer(id).name + "' (" +
+                    fail(ln, "layer " + quoteValue(net.layer(id).name) + " (" +
                                  std::string(toString(net.layer(id).type)) +
                                  ") cannot be in a group");
                 if (owner[size_t(id)] >= 0)
-                    fail(ln, "layer '" + net.layer(id).name + "' is already in group '" +
-                                 s.groups[size_t(owner[size_t(id)])].name + "'");
+                    fail(ln, "layer " + quoteValue(net.layer(id).name) + " is already in group " +
+                                 quoteValue(s.groups[size_t(owner[size_t(id)])].name));
                 owner[size_t(id)] = int(s.groups.size());
                 g.layers.push_back(id);
             }
             if (g.layers.empty()) {
                 if (!opt.check_hash) continue;
-                fail(ls, "group '" + g.name + "' has no layers");
+                fail(ls, "group " + quoteValue(g.name) + " has no layers");
             }
             const std::string strat = getString(gn, "strategy", "recompute");
             auto st = strategyFromString(strat);
             if (!st)
                 fail(gn["strategy"],
-                     "strategy must be recompute, reuse or optimus, got '" + strat + "'");
+                     "strategy must be recompute, reuse or optimus, got " + quoteValue(strat));
             g.strategy = *st;
             const std::string rm = getString(gn, "reuse_model", "hwff");
             if (rm == "hwff")
@@ -188,7 +192,8 @@ Schedule yamlio::readScheduleNode(const YAML::Node& root, const Network& net, co
             else if (rm == "alwani")
                 g.reuse_model = ReuseModelKind::alwani;
             else
-                fail(gn["reuse_model"], "reuse_model must be hwff or alwani, got '" + rm + "'");
+                fail(gn["reuse_model"],
+                     "reuse_model must be hwff or alwani, got " + quoteValue(rm));
             if (const YAML::Node ot = gn["out_tile"]) {
                 requireMap(ot, "out_tile");
                 checkKeys(ot, {"h", "w"});
@@ -209,8 +214,8 @@ Schedule yamlio::readScheduleNode(const YAML::Node& root, const Network& net, co
             const LayerId id = resolveLayer(net, kv.first, "layer name", opt, skipped);
             if (id == kNoLayer) continue;
             if (!isCompute(net.layer(id).type))
-                fail(kv.first,
-                     "layer '" + net.layer(id).name + "' does not compute and has no schedule");
+                fail(kv.first, "layer " + quoteValue(net.layer(id).name) +
+                                   " does not compute and has no schedule");
             readLayerSchedule(kv.second, s.layers[size_t(id)]);
             s.explicit_layer[size_t(id)] = 1;
             layerNodes[size_t(id)] = kv.second;
@@ -220,13 +225,14 @@ Schedule yamlio::readScheduleNode(const YAML::Node& root, const Network& net, co
         for (size_t gi = 0; gi < s.groups.size(); ++gi) {
             auto v = checkGroup(net, hw, s.groups[gi]);
             if (!v.empty())
-                fail(groupNodes[gi], "group '" + s.groups[gi].name + "': " + v.front().message);
+                fail(groupNodes[gi],
+                     "group " + quoteValue(s.groups[gi].name) + ": " + v.front().message);
         }
         for (LayerId id : net.computeIds()) {
             auto v = checkLayer(net, id, s.layers[size_t(id)]);
             if (v.empty()) continue;
             const YAML::Node at = layerNodes[size_t(id)] ? layerNodes[size_t(id)] : root;
-            fail(at, "layer '" + net.layer(id).name + "': " + v.front().message);
+            fail(at, "layer " + quoteValue(net.layer(id).name) + ": " + v.front().message);
         }
     }
     normalize(s, net);
@@ -262,6 +268,7 @@ Result<ScheduleFile> readScheduleYaml(std::string_view text, const std::string& 
             requireMap(h, "hardware");
             if (h.size() == 1 && h["name"]) {
                 out.hardware_name = toString(h["name"], "name");
+                out.hardware_name_pos = posOf(h["name"]);
             } else {
                 out.hardware = readHardwareNode(h);
                 out.hardware_name = out.hardware->name;

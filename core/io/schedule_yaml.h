@@ -39,6 +39,7 @@ struct ScheduleFile {
     std::string network_sha256;       // empty when absent
     std::optional<Hardware> hardware; // when the file holds an inline hardware block
     std::string hardware_name;        // `hardware: {name: ...}`
+    SourcePos hardware_name_pos;      // where that name is written
     std::vector<std::string> skipped; // names not found (check_hash = false)
 };
 

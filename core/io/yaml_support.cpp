@@ -93,15 +93,17 @@ template <class N> void checkFormatT(const N& root, std::string_view kind, int m
     const std::string k = s.substr(0, at);
     if (k != want) {
         if (k.rfind("layerfuse/", 0) == 0) fail(f, "this is a " + k + " file, not " + want);
-        fail(f, "unknown format '" + s + "' (expected " + want + "@" + std::to_string(major) + ")");
+        fail(f, "unknown format " + quoteValue(s) + " (expected " + want + "@" +
+                    std::to_string(major) + ")");
     }
     if (at == std::string::npos)
-        fail(f, "format '" + s + "' has no version (expected @" + std::to_string(major) + ")");
+        fail(f, "format " + quoteValue(s) + " has no version (expected @" + std::to_string(major) +
+                    ")");
     const std::string ver = s.substr(at + 1);
     int m = 0;
     auto [p, ec] = std::from_chars(ver.data(), ver.data() + ver.size(), m);
     if (ec != std::errc() || (p != ver.data() + ver.size() && *p != '.') || m < 1)
-        fail(f, "bad format version '" + ver + "'");
+        fail(f, "bad format version " + quoteValue(ver));
     if (m > major)
         fail(f, "written by a newer LayerFuse (" + s + "); this version reads " + want + "@" +
                     std::to_string(major));
@@ -121,7 +123,7 @@ template <class N> void checkKeysT(const N& map, std::initializer_list<std::stri
                 if (!list.empty()) list += ", ";
                 list += a;
             }
-            fail(kv.first, "unknown key '" + k + "' (expected one of: " + list + ")");
+            fail(kv.first, "unknown key " + quoteValue(k) + " (expected one of: " + list + ")");
         }
     }
 }
@@ -139,14 +141,15 @@ template <class N> int64_t toIntT(const N& n, std::string_view what, int64_t lo,
     const char* e = s.data() + s.size();
     const char* digits = (b != e && (*b == '-' || *b == '+')) ? b + 1 : b;
     if (digits != e && *digits == '0' && e - digits > 1)
-        fail(n, std::string(what) + " '" + s + "' has a leading zero (write it in decimal)");
+        fail(n,
+             std::string(what) + " " + quoteValue(s) + " has a leading zero (write it in decimal)");
     if (b != e && *b == '+') ++b;
     auto [p, ec] = std::from_chars(b, e, v);
     if (ec == std::errc::result_out_of_range || (ec == std::errc() && p == e && (v < lo || v > hi)))
         fail(n, std::string(what) + " " + s + " is out of range [" + std::to_string(lo) + ", " +
                     std::to_string(hi) + "]");
     if (ec != std::errc() || p != e || s.empty())
-        fail(n, std::string(what) + " must be an integer, got '" + s + "'");
+        fail(n, std::string(what) + " must be an integer, got " + quoteValue(s));
     return v;
 }
 
@@ -159,7 +162,7 @@ template <class N> double toDoubleT(const N& n, std::string_view what, double lo
     if (b != e && *b == '+') ++b;
     auto [p, ec] = std::from_chars(b, e, v);
     if (ec != std::errc() || p != e || s.empty() || !std::isfinite(v))
-        fail(n, std::string(what) + " must be a number, got '" + s + "'");
+        fail(n, std::string(what) + " must be a number, got " + quoteValue(s));
     if (v < lo || v > hi)
         fail(n, std::string(what) + " " + s + " is out of range [" + formatDouble(lo) + ", " +
                     formatDouble(hi) + "]");

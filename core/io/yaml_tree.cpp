@@ -1,5 +1,7 @@
 #include "io/yaml_tree.h"
 
+#include "util/format.h"
+
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/parser.h>
@@ -283,7 +285,7 @@ class TreeBuilder : public YAML::EventHandler {
         }
         if (repeat == SIZE_MAX) return;
         const TNode k = keyAt(repeat);
-        throw TreeError{k.pos(), "duplicate key '" + std::string(k.Scalar()) + "'"};
+        throw TreeError{k.pos(), "duplicate key " + quoteValue(k.Scalar())};
     }
 
     Tree& t_;

@@ -6,6 +6,7 @@
 #include "hardware/hardware.h"
 #include "network/layer.h"
 #include "schedule/schedule.h"
+#include "util/checked.h"
 
 #include <cstdint>
 #include <string>
@@ -13,15 +14,16 @@
 
 namespace lf {
 
-// DRAM traffic split by array, in elements.
+// DRAM traffic split by array, in elements. Sums saturate (util/checked.h): over a whole
+// network with recompute and a batch they can exceed 64 bits.
 struct Traffic {
     int64_t input = 0, weight = 0, output = 0, psum = 0;
-    int64_t total() const { return input + weight + output + psum; }
+    int64_t total() const { return satAdd(satAdd(input, weight), satAdd(output, psum)); }
     Traffic& operator+=(const Traffic& o) {
-        input += o.input;
-        weight += o.weight;
-        output += o.output;
-        psum += o.psum;
+        input = satAdd(input, o.input);
+        weight = satAdd(weight, o.weight);
+        output = satAdd(output, o.output);
+        psum = satAdd(psum, o.psum);
         return *this;
     }
     friend bool operator==(const Traffic&, const Traffic&) = default;
@@ -106,6 +108,9 @@ struct Totals {
     Energy energy;
     double ctc = 0;
     double utilization = 0;
+    // A figure exceeded 2^63 − 1 (deep recompute chains, a large batch) and is shown as that
+    // value, not exactly; the groups concerned say so in their warnings.
+    bool saturated = false;
 };
 
 struct Metrics {

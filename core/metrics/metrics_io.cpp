@@ -54,6 +54,7 @@ nlohmann::ordered_json metricsToJson(const Metrics& m) {
     tj["energy"] = energyJson(t.energy);
     tj["ctc"] = t.ctc;
     tj["utilization"] = t.utilization;
+    if (t.saturated) tj["saturated"] = true;
     j["totals"] = std::move(tj);
 
     nlohmann::ordered_json groups = nlohmann::ordered_json::array();
@@ -195,6 +196,7 @@ std::string metricsToTable(const Metrics& m) {
     o << "  energy          " << humanEnergy(t.energy.total()) << " (MAC "
       << humanEnergy(t.energy.mac) << ", RF " << humanEnergy(t.energy.rf) << ", SRAM "
       << humanEnergy(t.energy.sram) << ", DRAM " << humanEnergy(t.energy.dram) << ")\n";
+    o << "  energy × delay  " << humanEdp(t.energy.total() * double(t.latency_cycles)) << "\n";
     o << "  utilization     " << fixedText(t.utilization * 100, 1) << " %\n";
     return o.str();
 }

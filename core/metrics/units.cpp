@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <string>
 
 namespace lf {
 
@@ -53,6 +54,19 @@ std::string humanTime(double s) {
     if (s < 1e-3) return fixedText(s * 1e6, s * 1e6 < 10 ? 2 : 1) + " µs";
     if (s < 1) return fixedText(s * 1e3, s * 1e3 < 10 ? 2 : 1) + " ms";
     return fixedText(s, 2) + " s";
+}
+
+std::string humanEdp(double v) {
+    static const std::string unit = " pJ·cycles";
+    if (!std::isfinite(v)) return (std::isnan(v) ? "nan" : v < 0 ? "-inf" : "inf") + unit;
+    if (std::fabs(v) < 1e4) return fixedText(std::round(v), 0) + unit;
+    // "8.31e+16" -> "8.31e16": the mantissa rounds in to_chars (9.996e16 gives 1.00e+17).
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, 2);
+    std::string s(buf, r.ptr);
+    const size_t e = s.find('e');
+    const int exponent = std::stoi(s.substr(e + 1)); // >= 4 here
+    return s.substr(0, e) + "e" + std::to_string(exponent) + unit;
 }
 
 } // namespace lf

@@ -32,7 +32,7 @@ struct Demand {
         ext_x = std::max(ext_x, x);
         ext_y = std::max(ext_y, y);
         ext_c = std::max(ext_c, c);
-        productions += n;
+        productions = satAdd(productions, n);
     }
 };
 
@@ -128,15 +128,15 @@ GroupCost convFusionGroup(const Network& net, const Hardware& hw, const Schedule
             realOuts > 0
                 ? int64_t(std::llround(double(realMacs) * double(subOuts) / double(realOuts)))
                 : 0;
-        lc.macs = P * macsPerProduction;
+        lc.macs = satMul(P, macsPerProduction); // P_k chains grow with depth: saturating
         lc.recompute_macs = std::max<int64_t>(0, lc.macs - realMacs);
 
         // Inputs from outside the group come from DRAM, once per production (ConvFusion §IV-E).
         const int64_t perArray = c.vol_x / std::max(1, d.n_inputs);
         for (LayerId p : layer.inputs) {
             if (inGroup(p)) continue;
-            const int64_t count = P * c.trans_x * d.G;
-            lc.dram.input += perArray * count;
+            const int64_t count = satMul(satMul(P, c.trans_x), d.G);
+            lc.dram.input = satAdd(lc.dram.input, satMul(perArray, count));
             lc.transfers.push_back(
                 {TrafficKind::input, count, c.ext_c, c.ext_y, c.ext_x, real.in_w, prec.act_bits});
         }
@@ -148,10 +148,10 @@ GroupCost convFusionGroup(const Network& net, const Hardware& hw, const Schedule
                 lc.buf_w = all;
                 lc.transfers.push_back({TrafficKind::weight, 1, 1, 1, all, all, prec.weight_bits});
             } else {
-                lc.dram.weight += P * c.acc_w;
+                lc.dram.weight = satAdd(lc.dram.weight, satMul(P, c.acc_w));
                 lc.buf_w = c.buf_w;
-                lc.transfers.push_back({TrafficKind::weight, P * c.trans_w * d.G, 1, 1, c.vol_w,
-                                        c.vol_w, prec.weight_bits});
+                lc.transfers.push_back({TrafficKind::weight, satMul(satMul(P, c.trans_w), d.G), 1,
+                                        1, c.vol_w, c.vol_w, prec.weight_bits});
             }
         }
         lc.buf_x = c.buf_x;
@@ -166,13 +166,14 @@ GroupCost convFusionGroup(const Network& net, const Hardware& hw, const Schedule
             lc.dram.output += realOuts;
             addOutputTransfers(lc, real, effectiveTiles(real, s, false), realOuts, 0, prec);
         }
-        bufferBits +=
-            lc.buf_x * prec.act_bits + lc.buf_w * prec.weight_bits + lc.buf_y * prec.psum_bits;
+        bufferBits = satAdd(bufferBits, lc.buf_x * prec.act_bits + lc.buf_w * prec.weight_bits +
+                                            lc.buf_y * prec.psum_bits);
 
         // This layer's demand on its producers inside the group: its X tile, Trans_X · P times
         // per group slice.
         for (LayerId p : layer.inputs)
-            if (inGroup(p)) demand[slot(p)].add(c.ext_x, c.ext_y, c.ext_c, P * c.trans_x * d.G);
+            if (inGroup(p))
+                demand[slot(p)].add(c.ext_x, c.ext_y, c.ext_c, satMul(satMul(P, c.trans_x), d.G));
 
         if (!consumedInside) {
             const int64_t tiles =

@@ -23,7 +23,7 @@ double sramAccessPj(const BufferEnergy& e, double size_bits) {
 
 double trafficWords(const Traffic& t, const Precision& p) {
     const double act = std::max(1, p.act_bits);
-    return double(t.input + t.output) + double(t.weight) * p.weight_bits / act +
+    return double(t.input) + double(t.output) + double(t.weight) * p.weight_bits / act +
            double(t.psum) * p.psum_bits / act;
 }
 

@@ -62,6 +62,19 @@ RfCapacity layerRfCapacity(const FusionGroup& g, const Hardware& hw, LayerId id)
     return rfCapacityPerPe(hw.register_file, s.weight, s.input, s.psum);
 }
 
+// Bits to whole bytes; a saturated count stays saturated.
+int64_t satBitsToBytes(int64_t bits) {
+    return isSaturated(bits) ? kSaturated : bitsToBytes(bits);
+}
+
+bool anySaturated(const GroupMetrics& g) {
+    for (int64_t v :
+         {g.macs, g.recompute_macs, g.ops, g.dram.input, g.dram.weight, g.dram.output, g.dram.psum,
+          g.dram_bytes, g.buffer_bytes, g.compute_cycles, g.memory_cycles, g.latency_cycles})
+        if (isSaturated(v)) return true;
+    return false;
+}
+
 } // namespace
 
 namespace detail {
@@ -95,11 +108,11 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
         if (!isCompute(layer.type)) {
             // Concat inside a group: only the outputs it writes count.
             Traffic t = lc.dram;
-            t.output *= B;
+            t.output = satMul(t.output, B);
             gm.dram += t;
             for (const Transfer& tr : lc.transfers) {
                 Transfer x = tr;
-                x.count *= B;
+                x.count = satMul(x.count, B);
                 memCycles += transferCycles(x, hw, opt.burst_aware);
             }
             continue;
@@ -119,23 +132,25 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
         lm.stride_y = d.Sy;
         lm.groups = d.G;
         lm.weights = layerWeights(d);
-        lm.ops = layerOps(net, lc.id) * B;
-        lm.macs = lc.macs * B;
-        lm.recompute_macs = lc.recompute_macs * B;
+        // Per image the figures are exact (network/figure_limits.h); the batch and the
+        // recompute chains can take them beyond 64 bits: saturating from here on.
+        lm.ops = satMul(layerOps(net, lc.id), B);
+        lm.macs = satMul(lc.macs, B);
+        lm.recompute_macs = satMul(lc.recompute_macs, B);
         lm.buf_x = lc.buf_x;
         lm.buf_y = lc.buf_y;
         lm.buf_w = lc.buf_w;
-        lm.dram.input = lc.dram.input * B;
-        lm.dram.output = lc.dram.output * B;
-        lm.dram.psum = lc.dram.psum * B;
-        lm.dram.weight = lc.dram.weight * wScale;
+        lm.dram.input = satMul(lc.dram.input, B);
+        lm.dram.output = satMul(lc.dram.output, B);
+        lm.dram.psum = satMul(lc.dram.psum, B);
+        lm.dram.weight = satMul(lc.dram.weight, wScale);
         double mem = 0;
         for (const Transfer& tr : lc.transfers) {
             Transfer x = tr;
-            x.count *= tr.kind == TrafficKind::weight ? wScale : B;
+            x.count = satMul(x.count, tr.kind == TrafficKind::weight ? wScale : B);
             mem += transferCycles(x, hw, opt.burst_aware);
         }
-        lm.memory_cycles = int64_t(std::ceil(mem));
+        lm.memory_cycles = satFromDouble(std::ceil(mem));
         memCycles += mem;
 
         // Compute (docs/models/README.md): the spatial array with the layer's PEs, or TSO's
@@ -158,9 +173,8 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
             // The PE array of a multicore preset holds all cores' MAC units (its peak is the
             // chip's MAC roof); one TLT's #MACs of TSO Eq. 7 is that peak over the cores.
             const int cores = hw.cores->tle * hw.cores->tlt;
-            const int64_t perCore = std::max<int64_t>(
-                1, int64_t(hw.pe_array.macs_per_pe_per_cycle) * a.cols * a.rows / cores);
-            c = int64_t(std::ceil(tsoMacCycles(conv, t, perCore, cores))) * B;
+            const int64_t perCore = hw.macsPerCore(int64_t(a.cols) * a.rows);
+            c = satMul(satFromDouble(std::ceil(tsoMacCycles(conv, t, perCore, cores))), B);
             pes = perCore * cores;
         } else {
             c = arrayComputeCycles(d, layer.type, df, a.cols, a.rows,
@@ -168,7 +182,7 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
             pes = int64_t(a.cols) * a.rows * hw.pe_array.macs_per_pe_per_cycle;
         }
         if (plain > 0 && lc.macs > plain)
-            c = int64_t(std::ceil(double(c) * double(lc.macs) / double(plain)));
+            c = satFromDouble(std::ceil(double(c) * double(lc.macs) / double(plain)));
         lm.compute_cycles = c;
         lm.pes = pes;
         lm.utilization = c > 0 && pes > 0 ? double(lm.macs) / (double(c) * double(pes)) : 0.0;
@@ -181,7 +195,7 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
             const RfLevel rf =
                 rfLevel(d, arrayUnroll(d, df, a.cols, a.rows, B), layerRfCapacity(g, hw, lc.id),
                         hw.precision, sched.layers[size_t(lc.id)].order);
-            lm.sram_rf_traffic = int64_t(double(rf.traffic) * recomputeFactor) * B;
+            lm.sram_rf_traffic = satMul(satFromDouble(double(rf.traffic) * recomputeFactor), B);
             sramRfWords = rf.words * recomputeFactor * double(B);
         }
         EnergyCounts ec;
@@ -190,9 +204,9 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
         ec.sram_rf = sramRfWords;
         ev.counts.push_back(ec);
 
-        gm.macs += lm.macs;
-        gm.recompute_macs += lm.recompute_macs;
-        gm.ops += lm.ops;
+        gm.macs = satAdd(gm.macs, lm.macs);
+        gm.recompute_macs = satAdd(gm.recompute_macs, lm.recompute_macs);
+        gm.ops = satAdd(gm.ops, lm.ops);
         gm.dram += lm.dram;
         cycles.push_back(c);
         ev.layers.push_back(std::move(lm));
@@ -201,31 +215,34 @@ GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& 
     // slowest layer (pipelined) + the first layer's fill (one of the group's tiles).
     int64_t compute = 0;
     if (g.partition.kind == PartitionKind::spatial && cycles.size() > 1) {
-        compute = *std::max_element(cycles.begin(), cycles.end()) +
-                  ceilDiv(cycles.front(), std::max<int64_t>(1, cost.tiles));
+        compute = satAdd(*std::max_element(cycles.begin(), cycles.end()),
+                         ceilDiv(cycles.front(), std::max<int64_t>(1, cost.tiles)));
     } else {
         for (int64_t c : cycles)
-            compute += c;
+            compute = satAdd(compute, c);
     }
     gm.compute_cycles = compute;
-    gm.memory_cycles = int64_t(std::ceil(memCycles));
+    gm.memory_cycles = satFromDouble(std::ceil(memCycles));
     gm.latency_cycles = hw.overlap == OverlapMode::serial
-                            ? gm.compute_cycles + gm.memory_cycles
+                            ? satAdd(gm.compute_cycles, gm.memory_cycles)
                             : std::max(gm.compute_cycles, gm.memory_cycles);
     gm.bound = gm.compute_cycles >= gm.memory_cycles ? Bound::compute : Bound::memory;
-    gm.dram_bytes =
-        (gm.dram.input * hw.precision.act_bits + gm.dram.output * hw.precision.act_bits +
-         gm.dram.weight * hw.precision.weight_bits + gm.dram.psum * hw.precision.psum_bits + 7) /
-        8;
-    gm.buffer_bytes = (cost.buffer_bits + 7) / 8;
+    gm.dram_bytes = satBitsToBytes(satAdd(satAdd(satMul(gm.dram.input, hw.precision.act_bits),
+                                                 satMul(gm.dram.output, hw.precision.act_bits)),
+                                          satAdd(satMul(gm.dram.weight, hw.precision.weight_bits),
+                                                 satMul(gm.dram.psum, hw.precision.psum_bits))));
+    gm.buffer_bytes = satBitsToBytes(cost.buffer_bits);
     gm.fits = gm.buffer_bytes <= hw.buffer.bytes;
     gm.ctc = gm.dram_bytes > 0 ? double(gm.macs) / double(gm.dram_bytes) : 0.0;
-    const int64_t arrayPes = hw.peCount() * hw.pe_array.macs_per_pe_per_cycle;
-    gm.utilization = gm.compute_cycles > 0
-                         ? double(gm.macs) / (double(gm.compute_cycles) * double(arrayPes))
-                         : 0.0;
+    // Over the chip's MAC units, which with cores are all cores' (Hardware::peakMacsPerCycle).
+    const double peak = double(hw.peakMacsPerCycle());
+    gm.utilization =
+        gm.compute_cycles > 0 ? double(gm.macs) / (double(gm.compute_cycles) * peak) : 0.0;
     gm.out_tile_h = cost.out_tile_h;
     gm.out_tile_w = cost.out_tile_w;
+    if (anySaturated(gm))
+        gm.warnings.push_back("figures beyond 2^63 (deep recompute or a large batch): shown as "
+                              "9223372036854775807, not exact");
     ev.buffer_bits = cost.buffer_bits;
     return ev;
 }
@@ -252,16 +269,16 @@ Metrics assemble(const Network& net, const Hardware& hw,
             m.layer_index[size_t(lm.id)] = int32_t(m.layers.size());
             m.layers.push_back(std::move(lm));
         }
-        t.macs += gm.macs;
-        t.recompute_macs += gm.recompute_macs;
-        t.ops += gm.ops;
+        t.macs = satAdd(t.macs, gm.macs);
+        t.recompute_macs = satAdd(t.recompute_macs, gm.recompute_macs);
+        t.ops = satAdd(t.ops, gm.ops);
         t.dram += gm.dram;
-        t.dram_bytes += gm.dram_bytes;
+        t.dram_bytes = satAdd(t.dram_bytes, gm.dram_bytes);
         t.buffer_peak_bytes = std::max(t.buffer_peak_bytes, gm.buffer_bytes);
         t.fits = t.fits && gm.fits;
-        t.compute_cycles += gm.compute_cycles;
-        t.memory_cycles += gm.memory_cycles;
-        t.latency_cycles += gm.latency_cycles;
+        t.compute_cycles = satAdd(t.compute_cycles, gm.compute_cycles);
+        t.memory_cycles = satAdd(t.memory_cycles, gm.memory_cycles);
+        t.latency_cycles = satAdd(t.latency_cycles, gm.latency_cycles);
         t.energy += gm.energy;
         m.groups.push_back(std::move(gm));
     }
@@ -272,12 +289,15 @@ Metrics assemble(const Network& net, const Hardware& hw,
         m.layer_index[size_t(m.layers[k].id)] = int32_t(k);
     t.dram_accesses = t.dram.total();
     t.buffer_capacity_bytes = hw.buffer.bytes;
+    t.saturated = std::any_of(m.groups.begin(), m.groups.end(), anySaturated);
+    for (int64_t v : {t.macs, t.recompute_macs, t.ops, t.dram_accesses, t.dram_bytes,
+                      t.compute_cycles, t.memory_cycles, t.latency_cycles})
+        t.saturated = t.saturated || isSaturated(v);
     t.latency_s = double(t.latency_cycles) / (hw.frequency_mhz * 1e6);
     t.bound = t.compute_cycles >= t.memory_cycles ? Bound::compute : Bound::memory;
     t.ctc = t.dram_bytes > 0 ? double(t.macs) / double(t.dram_bytes) : 0.0;
-    const int64_t arrayPes = hw.peCount() * hw.pe_array.macs_per_pe_per_cycle;
-    t.utilization =
-        t.compute_cycles > 0 ? double(t.macs) / (double(t.compute_cycles) * double(arrayPes)) : 0.0;
+    const double peak = double(hw.peakMacsPerCycle());
+    t.utilization = t.compute_cycles > 0 ? double(t.macs) / (double(t.compute_cycles) * peak) : 0.0;
     return m;
 }
 

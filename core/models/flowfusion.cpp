@@ -20,17 +20,20 @@ HwffLayerCost hwffLayer(const LayerDims& d, const HwffTiling& t, int64_t batch) 
     c.tix = d.windowX(tox);
     c.tiy = d.windowY(toy);
     // HWFF Eq. 1. Grouped layers: a weight tile holds Tif/G input channels per output channel.
-    c.input_buffer = c.tix * c.tiy * tif * tb * d.n_inputs;
-    c.output_buffer = tox * toy * tof * tb;
+    // Exact for one image (network/figure_limits.h); the batch tile Tb can take the figures
+    // beyond 64 bits, so they saturate (util/checked.h).
+    c.input_buffer = satMul(c.tix * c.tiy * tif * d.n_inputs, tb);
+    c.output_buffer = satMul(tox * toy * tof, tb);
     c.weight_buffer = d.weights ? d.Dm * d.Dn * std::max<int64_t>(1, tif / d.G) * tof : 0;
     // HWFF Eq. 2 (output-reuse order: partial sums never leave the chip).
-    const int64_t spatial = ceilDiv(d.Dy, toy) * ceilDiv(d.Dx, tox) * ceilDiv(batch, tb);
-    c.input_fetch = ceilDiv(d.Di, tif) * ceilDiv(d.Dz, tof) * spatial;
+    const int64_t spatial = satMul(ceilDiv(d.Dy, toy) * ceilDiv(d.Dx, tox), ceilDiv(batch, tb));
+    c.input_fetch = satMul(ceilDiv(d.Di, tif) * ceilDiv(d.Dz, tof), spatial);
     c.weight_fetch = d.weights ? c.input_fetch : 0;
-    c.output_write = ceilDiv(d.Dz, tof) * spatial;
+    c.output_write = satMul(ceilDiv(d.Dz, tof), spatial);
     // HWFF Eq. 3 (Output fetch = 0).
-    c.volume = c.input_buffer * c.input_fetch + c.weight_buffer * c.weight_fetch +
-               c.output_buffer * c.output_write;
+    c.volume = satAdd(
+        satAdd(satMul(c.input_buffer, c.input_fetch), satMul(c.weight_buffer, c.weight_fetch)),
+        satMul(c.output_buffer, c.output_write));
     return c;
 }
 
@@ -105,9 +108,10 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
         lc.buf_x = c.input_buffer;
         lc.buf_w = c.weight_buffer;
         lc.buf_y = c.output_buffer;
-        lc.dram.input = c.input_buffer * c.input_fetch / B; // per image (batch scaled later)
-        lc.dram.weight = c.weight_buffer * c.weight_fetch;
-        lc.dram.output = c.output_buffer * c.output_write / B;
+        // Per image (the batch is scaled later); a saturated product stays saturated.
+        lc.dram.input = satDiv(satMul(c.input_buffer, c.input_fetch), B);
+        lc.dram.weight = satMul(c.weight_buffer, c.weight_fetch);
+        lc.dram.output = satDiv(satMul(c.output_buffer, c.output_write), B);
         const int64_t tif = std::clamp<int64_t>(t.tif, 1, d.Di);
         const int64_t tof = std::clamp<int64_t>(t.tof, 1, d.Dz);
         lc.transfers.push_back({TrafficKind::input, c.input_fetch, tif * d.n_inputs, c.tiy, c.tix,
@@ -117,8 +121,9 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
                                     c.weight_buffer, prec.weight_bits});
         lc.transfers.push_back({TrafficKind::output, c.output_write, tof, std::min(t.toy, d.Dy),
                                 std::min(t.tox, d.Dx), d.Dx, prec.act_bits});
-        gc.buffer_bits = c.input_buffer * prec.act_bits + c.weight_buffer * prec.weight_bits +
-                         c.output_buffer * prec.psum_bits;
+        gc.buffer_bits = satAdd(satAdd(satMul(c.input_buffer, prec.act_bits),
+                                       satMul(c.weight_buffer, prec.weight_bits)),
+                                satMul(c.output_buffer, prec.psum_bits));
         gc.tiles = ceilDiv(d.Dy, std::clamp<int64_t>(t.toy, 1, d.Dy)) *
                    ceilDiv(d.Dx, std::clamp<int64_t>(t.tox, 1, d.Dx));
         gc.out_tile_h = std::min(t.toy, d.Dy);
@@ -162,7 +167,7 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
         lc.macs = multiTilingMacs(d, tox[k], toy[k]); // HWFF Eq. 13: equals the unfused count
         if (!d.weights) lc.macs = 0;
         // HWFF Eq. 5: every layer's input buffer (Tif = Nif) and its whole weight volume.
-        lc.buf_x = tix * tiy * d.Di * d.n_inputs * B;
+        lc.buf_x = satMul(tix * tiy * d.Di * d.n_inputs, B);
         if (d.weights) {
             lc.buf_w = layerWeights(d);
             lc.dram.weight = lc.buf_w; // HWFF Eq. 6: every weight once
@@ -177,16 +182,17 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
                 // HWFF Eq. 9: horizontal processing adds reuse overhead y to reuse buffer x.
                 if (model == ReuseModel::alwani)
                     reuse += alwaniOverheadY(tiy, d.En, d.Sy, d.Em, d.Sx, d.Di);
-                lc.buf_x += reuse * B;
+                lc.buf_x = satAdd(lc.buf_x, satMul(reuse, B));
                 tox[slot(p)] = std::max(tox[slot(p)], tix);
                 toy[slot(p)] = std::max(toy[slot(p)], tiy);
             }
         }
         if (!consumedInside) {
-            lc.buf_y = tox[k] * toy[k] * d.Dz * B; // HWFF Eq. 5: bottom output buffer
+            lc.buf_y = satMul(tox[k] * toy[k] * d.Dz, B); // HWFF Eq. 5: bottom output buffer
         }
-        bufferBits +=
-            lc.buf_x * prec.act_bits + lc.buf_w * prec.weight_bits + lc.buf_y * prec.psum_bits;
+        bufferBits = satAdd(bufferBits, satAdd(satAdd(satMul(lc.buf_x, prec.act_bits),
+                                                      satMul(lc.buf_w, prec.weight_bits)),
+                                               satMul(lc.buf_y, prec.psum_bits)));
     }
     // HWFF Eq. 6: the top inputs are fetched once per output tile, the bottom outputs written once
     // per output tile (per image; the batch is applied by the caller).
@@ -199,7 +205,9 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
         const int64_t tix = d.windowX(tox[k]), tiy = d.windowY(toy[k]);
         for (LayerId p : layer.inputs)
             if (!inGroup(p)) {
-                lc.dram.input += tix * tiy * d.Di * fetches;
+                // The top input's halo for every output tile of the bottom layers: a product
+                // across layers, saturating.
+                lc.dram.input = satAdd(lc.dram.input, satMul(tix * tiy * d.Di, fetches));
                 lc.transfers.push_back(
                     {TrafficKind::input, fetches, d.Di, tiy, tix, d.in_w, prec.act_bits});
             }
@@ -212,7 +220,7 @@ GroupCost flowFusionGroup(const Network& net, const Hardware& hw, const Schedule
             const int64_t writes = consumedInside ? 1 : fetches;
             const int64_t box =
                 consumedInside ? layer.out.elements() : tox[k] * toy[k] * layer.out.c;
-            lc.dram.output += box * writes;
+            lc.dram.output = satAdd(lc.dram.output, satMul(box, writes));
             lc.transfers.push_back(
                 {TrafficKind::output, writes, layer.out.c, consumedInside ? layer.out.h : toy[k],
                  consumedInside ? layer.out.w : tox[k], layer.out.w, prec.act_bits});

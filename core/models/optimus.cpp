@@ -250,7 +250,7 @@ int64_t optimusMemoryCost(const Network& net, const std::vector<LayerId>& group,
     const int64_t oh = outputHeight(g), ow = outputWidth(g);
     const int64_t sub =
         ceilDiv(oh, std::clamp<int64_t>(t_h, 1, oh)) * ceilDiv(ow, std::clamp<int64_t>(t_w, 1, ow));
-    return ifmap + ofmap + (weights_once ? 1 : sub) * params; // Optimus Eq. 3
+    return satAdd(ifmap + ofmap, satMul(weights_once ? 1 : sub, params)); // Optimus Eq. 3
 }
 
 OptimusPlan optimusPlan(const Network& net, const Hardware& hw, const std::vector<LayerId>& group,
@@ -317,7 +317,7 @@ OptimusPlan optimusPlan(const Network& net, const Hardware& hw, const std::vecto
             plan.feasible = false; // Optimus Eq. 4 has no solution: the group is invalid
             plan.t_h = std::min(tp.th, oh);
         } else {
-            const int64_t costStream = subgroups(tStream) * plan.weights;
+            const int64_t costStream = satMul(subgroups(tStream), plan.weights);
             if (tRes > 0 && plan.weights <= costStream) {
                 plan.t_h = tRes;
                 plan.weights_resident = true;
@@ -329,8 +329,8 @@ OptimusPlan optimusPlan(const Network& net, const Hardware& hw, const std::vecto
     plan.t_w = tw;
     plan.fmap_buffer = fmap(plan.t_h);
     plan.subgroups = subgroups(plan.t_h);
-    plan.memory_cost =
-        plan.ifmap + plan.ofmap + (plan.weights_resident ? 1 : plan.subgroups) * plan.weights;
+    plan.memory_cost = satAdd(plan.ifmap + plan.ofmap,
+                              satMul(plan.weights_resident ? 1 : plan.subgroups, plan.weights));
     return plan;
 }
 
@@ -364,10 +364,11 @@ GroupCost optimusGroup(const Network& net, const Hardware& hw, const Schedule&,
         // the real map, the last sub-group at its real size).
         lc.macs = plain;
         const int64_t area = l.out.h * l.out.w;
-        const int64_t computed = rowsComputed[k] * colsComputed[k];
+        const int64_t computed = satMul(rowsComputed[k], colsComputed[k]);
         if (plan.isoa[k] && area > 0 && computed > area) {
-            lc.macs = plain % area == 0 ? plain / area * computed
-                                        : int64_t(double(plain) * double(computed) / double(area));
+            lc.macs = plain % area == 0
+                          ? satMul(plain / area, computed)
+                          : satFromDouble(double(plain) * double(computed) / double(area));
         }
         lc.recompute_macs = lc.macs - plain;
         if (l.type != LayerType::concat) lc.buf_y = plan.tc[k] * rh[k] * rw[k];
@@ -389,7 +390,7 @@ GroupCost optimusGroup(const Network& net, const Hardware& hw, const Schedule&,
         const int64_t w = layerWeights(d);
         if (w > 0) {
             const int64_t loads = resident ? 1 : plan.subgroups; // Optimus Eq. 3 parameter term
-            lc.dram.weight = loads * w;
+            lc.dram.weight = satMul(loads, w);
             lc.buf_w = resident ? w : 0;
             lc.transfers.push_back({TrafficKind::weight, loads, 1, 1, w, w, prec.weight_bits});
         }

@@ -60,7 +60,7 @@ NetworkSpec Network::toSpec() const {
     spec.description = d_->description;
     for (const Layer& l : d_->layers) {
         if (l.type == LayerType::input) {
-            spec.inputs.push_back(InputSpec{l.name, l.out, l.pos});
+            spec.inputs.push_back(InputSpec{l.name, l.out, l.pos, {}});
             continue;
         }
         LayerSpec ls;

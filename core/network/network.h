@@ -29,6 +29,13 @@ struct NetworkLimits {
     static constexpr int64_t kMaxInputsPerLayer = 4096;
 };
 
+// Where the dimensions of a layer or an input were written (0 = unknown): a figure that
+// does not fit is reported at the dimension that causes it.
+struct DimPos {
+    SourcePos channels, height, width; // inputs; `channels` also out_channels / out_features
+    SourcePos kernel, inputs;
+};
+
 // One layer as read from a file, before canonicalization.
 struct LayerSpec {
     Layer layer; // .inputs unused here; see input_names
@@ -39,12 +46,14 @@ struct LayerSpec {
     std::string fold_op;         // e.g. "batchnorm", "relu"
     std::optional<Shape> expect; // `expect:` block, checked after inference
     SourcePos expect_pos;
+    DimPos dim_pos;
 };
 
 struct InputSpec {
     std::string name;
     Shape shape;
     SourcePos pos;
+    DimPos dim_pos;
 };
 
 struct NetworkSpec {

@@ -4,8 +4,10 @@
 // about a second: flat arrays instead of per-node vectors, name lookups through string
 // views, no per-layer JSON.
 #include "network/canonical_hash.h"
+#include "network/figure_limits.h"
 #include "network/network_data.h"
 #include "network/shape_inference.h"
+#include "util/format.h"
 
 #include <algorithm>
 #include <queue>
@@ -77,16 +79,26 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
         const std::string& nm = nodeName(k);
         if (nm.empty()) return Error(file, nodePos(k), "layer has an empty name");
         if (!index.emplace(nm, uint32_t(k)).second)
-            return Error(file, nodePos(k), "duplicate layer name '" + nm + "'");
+            return Error(file, nodePos(k), "duplicate layer name " + quoteValue(nm));
     }
     for (size_t k = 0; k < nIn; ++k) {
         const Shape& s = spec.inputs[k].shape;
         if (s.c <= 0 || s.h <= 0 || s.w <= 0 || s.c > NetworkLimits::kMaxChannels ||
             s.h > NetworkLimits::kMaxExtent || s.w > NetworkLimits::kMaxExtent)
             return Error(file, spec.inputs[k].pos,
-                         "input '" + spec.inputs[k].name +
-                             "' needs channels, height and width between 1 and the supported "
+                         "input " + quoteValue(spec.inputs[k].name) +
+                             " needs channels, height and width between 1 and the supported "
                              "maximum");
+        if (!(CheckedInt(s.c) * s.h * s.w <= NetworkLimits::kMaxElements)) {
+            // Blame the largest of the three: it is what makes the tensor too big.
+            const DimPos& at = spec.inputs[k].dim_pos;
+            const SourcePos where = s.c >= s.h && s.c >= s.w ? at.channels
+                                    : s.h >= s.w             ? at.height
+                                                             : at.width;
+            return Error(file, where.line > 0 ? where : spec.inputs[k].pos,
+                         "input " + quoteValue(spec.inputs[k].name) + ": " + shapeStr(s) +
+                             " is more than 2^40 elements, the largest tensor supported");
+        }
     }
 
     // args: every input of every node in order, repeats included (what the layer reads);
@@ -101,19 +113,23 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
         if (k < nIn) continue;
         const LayerSpec& ls = spec.layers[k - nIn];
         if (ls.input_names.empty())
-            return Error(file, ls.layer.pos, "layer '" + ls.layer.name + "' has no inputs");
+            return Error(file, ls.layer.pos,
+                         "layer " + quoteValue(ls.layer.name) + " has no inputs");
         if (ls.input_names.size() > size_t(NetworkLimits::kMaxInputsPerLayer))
-            return Error(file, ls.layer.pos, "layer '" + ls.layer.name + "' has too many inputs");
+            return Error(file, ls.layer.pos,
+                         "layer " + quoteValue(ls.layer.name) + " has too many inputs");
         for (size_t q = 0; q < ls.input_names.size(); ++q) {
             const std::string& in = ls.input_names[q];
             auto it = index.find(in);
             const SourcePos p = q < ls.input_pos.size() ? ls.input_pos[q] : ls.layer.pos;
             if (it == index.end())
                 return Error(file, p,
-                             "layer '" + ls.layer.name + "' names unknown input '" + in + "'");
+                             "layer " + quoteValue(ls.layer.name) + " names unknown input " +
+                                 quoteValue(in));
             if (it->second == k)
                 return Error(file, p,
-                             "layer '" + ls.layer.name + "' takes its own output as input");
+                             "layer " + quoteValue(ls.layer.name) +
+                                 " takes its own output as input");
             args.items.push_back(it->second);
             if (lastConsumer[it->second] == k) continue; // a tensor used twice is one edge
             lastConsumer[it->second] = uint32_t(k);
@@ -121,8 +137,8 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
         }
         if (ls.fold && preds.items.size() - preds.start[k] != 1)
             return Error(file, ls.layer.pos,
-                         std::string(foldName(*ls.fold)) + " layer '" + ls.layer.name +
-                             "' must have exactly one input");
+                         std::string(foldName(*ls.fold)) + " layer " + quoteValue(ls.layer.name) +
+                             " must have exactly one input");
     }
     args.start[n] = uint32_t(args.items.size());
     preds.start[n] = uint32_t(preds.items.size());
@@ -199,7 +215,7 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
     std::vector<uint32_t> flattenAt(n, kNone);
     auto expectError = [&](const LayerSpec& ls, const std::string& name, const Shape& got) {
         return Error(file, ls.expect_pos.line ? ls.expect_pos : ls.layer.pos,
-                     "layer '" + name + "': expected output " + shapeStr(*ls.expect) +
+                     "layer " + quoteValue(name) + ": expected output " + shapeStr(*ls.expect) +
                          " but inference gives " + shapeStr(got));
     };
     std::vector<LayerId> repSeen(n, kNoLayer); // dedup marker over layer ids
@@ -247,8 +263,8 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
                     const LayerSpec& f = spec.layers[flattenAt[*p] - nIn];
                     return Error(
                         file, f.layer.pos,
-                        "'" + f.layer.name +
-                            "' (flatten/reshape) is only supported in front of an fc layer");
+                        quoteValue(f.layer.name) +
+                            " (flatten/reshape) is only supported in front of an fc layer");
                 }
         Layer l = ls.layer;
         l.inputs.clear();
@@ -266,7 +282,7 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
         for (LayerId r : l.operandIds())
             inShapes.push_back(data->layers[size_t(r)].out);
         const std::string err = inferShape(l, inShapes);
-        if (!err.empty()) return Error(file, l.pos, "layer '" + l.name + "': " + err);
+        if (!err.empty()) return Error(file, l.pos, "layer " + quoteValue(l.name) + ": " + err);
         if (ls.expect && !(*ls.expect == l.out)) return expectError(ls, l.name, l.out);
         rep[k] = self;
         data->layers.push_back(std::move(l));
@@ -297,6 +313,17 @@ Result<Network> buildNetwork(const NetworkSpec& spec) {
 
     Network net;
     net.d_ = std::move(data);
+    // Every figure of every layer fits 64 bits (network/figure_limits.h); the positions of
+    // the offending layer's dimensions are looked up only when one does not.
+    const Status figures = checkFigureLimits(net, file, [&](LayerId id) {
+        const std::string& name = net.layer(id).name;
+        for (const InputSpec& in : spec.inputs)
+            if (in.name == name) return in.dim_pos;
+        for (const LayerSpec& ls : spec.layers)
+            if (!ls.fold && ls.layer.name == name) return ls.dim_pos;
+        return DimPos{};
+    });
+    if (!figures) return figures.error();
     return net;
 }
 

@@ -287,8 +287,9 @@ PaperReport reproduceConvFusion(const ReproOptions& opt) {
     // ConvFusion §VII: energy fronts of L3NetWide and L3Net 4K (ConvFusion Figs. 9, 11, 12).
     for (auto& [name, front] : energyFronts) {
         if (cancelled(opt)) return rep;
+        const std::string& key = name; // clang 14 does not capture structured bindings
         const Network& net = std::find_if(energyNets.begin(), energyNets.end(), [&](auto& n) {
-                                 return n.first == name;
+                                 return n.first == key;
                              })->second;
         const auto single = energies(net, hw, front, hw);
         const auto bankedE = energies(net, hw, front, bankedNoRf);
@@ -378,9 +379,10 @@ PaperReport reproduceConvFusion(const ReproOptions& opt) {
     // ConvFusion Figs. 13-14: VGG16 and DMCNN-VD with banked SRAM and the register file.
     for (auto& [name, front] : realEnergyFronts) {
         if (cancelled(opt)) return rep;
+        const std::string& key = name; // clang 14 does not capture structured bindings
         const Network& view =
             std::find_if(realEnergyNets.begin(), realEnergyNets.end(), [&](auto& n) {
-                return n.first == name;
+                return n.first == key;
             })->second;
         const auto e = energies(view, hw, front, banked);
         Plot p;

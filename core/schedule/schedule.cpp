@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ranges>
 #include <set>
 
 namespace lf {
@@ -91,29 +90,57 @@ RfShare rfShareOf(const FusionGroup& g, LayerId id) {
     return RfShare{1.0 / n, 1.0 / n, 1.0 / n};
 }
 
+namespace {
+
+// `n` equal column strips of `free` (remainder to the last strip); row strips when the
+// region has fewer columns than strips.
+void giveStrips(std::map<LayerId, SubArray>& out, const std::vector<LayerId>& layers,
+                SubArray free) {
+    const int n = int(layers.size());
+    const bool byCols = free.cols >= n || free.cols >= free.rows;
+    const int len = byCols ? free.cols : free.rows;
+    int at = 0;
+    for (int k = 0; k < n; ++k) {
+        int w = std::max(1, len / n);
+        if (k == n - 1) w = std::max(1, len - at);
+        if (at >= len) at = len - 1, w = 1;
+        out[layers[size_t(k)]] = byCols ? SubArray{free.col + at, free.row, w, free.rows}
+                                        : SubArray{free.col, free.row + at, free.cols, w};
+        at += w;
+    }
+}
+
+} // namespace
+
 std::map<LayerId, SubArray> effectiveSubarrays(const FusionGroup& g, const Hardware& hw) {
     std::map<LayerId, SubArray> out = g.partition.subarrays;
     std::vector<LayerId> missing;
     for (LayerId id : g.layers)
         if (!out.count(id)) missing.push_back(id);
     if (missing.empty()) return out;
+    const int cols = hw.pe_array.cols, rows = hw.pe_array.rows;
     if (out.empty()) {
-        // Equal column strips (remainder to the last strip).
-        const int n = int(missing.size());
-        const int cols = hw.pe_array.cols;
-        int col = 0;
-        for (int k = 0; k < n; ++k) {
-            int w = std::max(1, cols / n);
-            if (k == n - 1) w = std::max(1, cols - col);
-            if (col >= cols) col = cols - 1, w = 1;
-            out[missing[size_t(k)]] = SubArray{col, 0, w, hw.pe_array.rows};
-            col += w;
-        }
+        giveStrips(out, missing, SubArray{0, 0, cols, rows});
         return out;
     }
-    // Some set, some not: the missing ones share the whole array (flagged by checkGroup).
-    for (LayerId id : missing)
-        out[id] = SubArray{0, 0, hw.pe_array.cols, hw.pe_array.rows};
+    // Some given, some not (docs/file-formats.md): the layers left out share what is left —
+    // the columns right of every given sub-array or the rows below them, whichever is
+    // larger — as equal strips. With nothing left they get no PEs (checkGroup says so).
+    int right = 0, below = 0;
+    for (const auto& [id, s] : out) {
+        right = std::max(right, s.col + s.cols);
+        below = std::max(below, s.row + s.rows);
+    }
+    const int64_t areaRight = int64_t(std::max(0, cols - right)) * rows;
+    const int64_t areaBelow = int64_t(std::max(0, rows - below)) * cols;
+    if (areaRight == 0 && areaBelow == 0) {
+        for (LayerId id : missing)
+            out[id] = SubArray{0, 0, 0, 0};
+        return out;
+    }
+    giveStrips(out, missing,
+               areaRight >= areaBelow ? SubArray{right, 0, cols - right, rows}
+                                      : SubArray{0, below, cols, rows - below});
     return out;
 }
 
@@ -235,7 +262,13 @@ std::vector<Violation> checkGroup(const Network& net, const Hardware& hw, const 
                 continue;
             }
             const std::string ln = net.layer(id).name;
-            if (s.cols < 1 || s.rows < 1) v.push_back({where, "sub-array of " + ln + " is empty"});
+            if (s.cols < 1 || s.rows < 1) {
+                v.push_back({where, g.partition.subarrays.count(id)
+                                        ? "sub-array of " + ln + " is empty"
+                                        : "no PEs left for " + ln +
+                                              ": the given sub-arrays cover the PE array"});
+                continue;
+            }
             if (s.col < 0 || s.row < 0 || s.col + s.cols > hw.pe_array.cols ||
                 s.row + s.rows > hw.pe_array.rows)
                 v.push_back({where, "sub-array of " + ln + " (" + std::to_string(s.cols) + "x" +
@@ -266,7 +299,7 @@ std::vector<Violation> checkGroup(const Network& net, const Hardware& hw, const 
             in += r.input;
             ps += r.psum;
         }
-        for (LayerId id : g.partition.rf_share | std::views::keys)
+        for (const auto& [id, share] : g.partition.rf_share)
             if (!std::binary_search(g.layers.begin(), g.layers.end(), id))
                 v.push_back({where, "RF share given for a layer outside the group"});
         auto pct = [](double f) { return std::to_string(int(std::lround(f * 100))) + " %"; };

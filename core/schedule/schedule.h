@@ -121,8 +121,10 @@ struct Schedule {
 
 // Effective RF share of a layer in a temporal partition (1/N when not set).
 RfShare rfShareOf(const FusionGroup& g, LayerId id);
-// Sub-arrays of a spatial partition, completed for layers without one: the array split
-// into equal column strips (as the paper's first enumerated partition).
+// Sub-arrays of a spatial partition, completed for layers without one: with none given,
+// the array split into equal column strips (as the paper's first enumerated partition);
+// with some given, what they leave (the columns right of them or the rows below them) split
+// into equal strips, or an empty sub-array when they leave nothing.
 std::map<LayerId, SubArray> effectiveSubarrays(const FusionGroup& g, const Hardware& hw);
 
 // Adds a singleton group (named after the layer) for every compute layer not in a group,

@@ -28,14 +28,20 @@ class OptimusCoster {
         int64_t memory_cost = 0; // Optimus Eq. 3, elements
         bool feasible = true;    // Optimus Eq. 4 has a solution
         bool weights_resident = false;
-        // For an infeasible group: Optimus Eq. 4's operator fmaps at the smallest tile under the
-        // least favourable ISOA flags, in bits — no group that holds this one needs less
-        // (its operators keep their extents and their tile range starts no lower). 0 when
-        // the group is feasible.
+        // Optimus Eq. 4's operator fmaps at the smallest tile under the least favourable ISOA
+        // flags, in bits — no group that holds this one needs less for these operators (they keep
+        // their extents and the tile range starts no lower), so the bounds of disjoint groups
+        // add up.
         int64_t lower_bound_bits = 0;
+        // That bound with the outside inputs at their fewest channels exceeds the buffer: no
+        // group holding this one has an Optimus Eq. 4 solution.
+        bool hopeless = false;
     };
     // `members` sorted ascending.
     Cost cost(const std::vector<LayerId>& members);
+    // The layers that may join a group (the DP's vertices); the others stay outside, so
+    // their tensors keep all their channels in the bounds. Default: every layer but inputs.
+    void setJoinable(const std::vector<char>& vertex);
     // Optimus Eq. 4 left-hand side (elements) at a fixed output tile, as Optimus Alg. 3 line 4 uses
     // it.
     int64_t fmapAt(const std::vector<LayerId>& members, int64_t t_h, int64_t t_w);
@@ -47,14 +53,21 @@ class OptimusCoster {
     void extents(int axis, int64_t t, std::vector<int64_t>& r) const;
     void outsideExtents(int axis, const std::vector<int64_t>& r, std::vector<int64_t>& e) const;
     int64_t fmap(int64_t th);
+    int64_t fmapHere() const;
     void isoa();
-    int64_t lowerBound();
+    int64_t lowerBound(int64_t limit);
+    int64_t operatorBound();
+    int64_t outsideBound(bool withStates);
+    int64_t concatBound(size_t concat, int depth);
+    int64_t inputsBound(size_t p, int64_t eh, int64_t ew);
+    int64_t vertexWindow(size_t v, int axis, int64_t r) const;
+    bool mayBeForced(size_t k) const;
 
     int64_t cap_, abits_, wbits_, Tc_, Th_;
     // The network, flat.
     std::vector<LayerDims> dims_;
     std::vector<int64_t> weights_, outC_, outH_, outW_, elems_;
-    std::vector<char> concat_;
+    std::vector<char> concat_, joinable_;
     std::vector<int32_t> inStart_, inList_, succStart_, succList_;
     // The group being costed.
     const std::vector<LayerId>* m_ = nullptr;
@@ -62,15 +75,23 @@ class OptimusCoster {
     std::vector<int32_t> outIndex_; // by LayerId: index into outside_, -1 otherwise
     std::vector<int32_t> prodStart_, prodSlot_, childStart_, childSlot_; // in-group edges
     std::vector<char> inside_, output_, phi_, forced_;
-    std::vector<int64_t> rh_, rw_, dp1_, dp0_, tc_, eh_, ew_;
+    std::vector<char> mayForce_; // a producer outside the group may join it
+    bool symmetric_ = false;     // every layer: equal heights and widths, equal windows
+    std::vector<int64_t> rh_, rw_, ah_, aw_, dp1_, dp0_, tc_, eh_, ew_;
     std::vector<LayerId> outside_;                     // tensors read from outside, once each
     std::vector<std::pair<int32_t, int32_t>> readers_; // (outside index, member slot)
     std::vector<size_t> tops_;
+    enum : char { kNotIsoa, kIsoa, kMaybe };
+    std::vector<char> state_, matched_;
+    std::vector<int64_t> share_, extra_;
+    std::vector<int32_t> degree_;
+    std::vector<uint32_t> charged_; // by layer: == stamp_ when charged in this bound
+    uint32_t stamp_ = 0;
     struct Window {
         enum Kind : uint8_t { identity, conv, other } kind = conv;
         int64_t stride = 1, extent = 1, input = 1;
     };
-    std::vector<Window> win_; // per member and axis
+    std::vector<Window> vwin_; // per layer and axis
 };
 
 } // namespace lf

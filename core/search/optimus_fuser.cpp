@@ -11,6 +11,7 @@
 #include <bit>
 #include <chrono>
 #include <limits>
+#include <optional>
 
 namespace lf {
 
@@ -96,15 +97,43 @@ class Memo {
 };
 
 // Optimus Eq. 2 over the group space with memoized sub-problems.
+//
+// Two things keep the number of sub-problems down. A vertex of a sub-problem none of whose
+// neighbours is in it can only be a group of its own: such vertices are taken out of the key
+// (exactly: they add their own cost), so that removing different groups that leave the same
+// connected part meets the same sub-problem (a fan-out whose branches end in the network's
+// outputs is then linear, not 2^fan-out). And the memo has a bound: once it holds
+// `maxEntries` sub-problems, a sub-problem not met before is not searched but costed as all
+// its vertices alone (an upper bound, and the scheme read back matches it), and counted.
 class Solver {
   public:
     // `vertices`: the most sub-problems one path of the recursion can nest.
+    // `integral`: group costs are integers (exact sums), see index().
     Solver(const OptimusGroupSpace& space, const SearchControl& control, size_t vertices,
-           size_t layers)
+           size_t layers, size_t maxEntries, int64_t maxSteps, bool integral)
         : space_(space), control_(control), memo_(space.words()),
-          scratch_((vertices + 2) * space.words(), 0), index_(layers) {}
+          scratch_((vertices + 2) * space.words(), 0), index_(layers), single_(layers, 0),
+          singleGroup_(layers, -1), maxEntries_(maxEntries), maxSteps_(maxSteps),
+          dominance_(integral) {
+        for (LayerId v = 0; v < LayerId(layers); ++v) {
+            const auto& valid = space.validStartingAt(v);
+            if (valid.empty() || space.size(valid.front()) != 1) continue; // {v} comes first
+            singleGroup_[size_t(v)] = int32_t(valid.front());
+            single_[size_t(v)] = space.cost(valid.front());
+        }
+    }
 
-    double solve(const uint64_t* S, size_t depth = 0) {
+    // The cost of every vertex of `S` alone.
+    double singles(const uint64_t* S) const {
+        double t = 0;
+        for (size_t k = 0; k < space_.words(); ++k)
+            for (uint64_t x = S[k]; x; x &= x - 1)
+                t += single_[k * 64 + size_t(std::countr_zero(x))];
+        return t;
+    }
+
+    // `S`: a sub-problem without isolated vertices; `singlesOfS`: singles(S).
+    double solve(const uint64_t* S, double singlesOfS, size_t depth = 0) {
         const size_t W = space_.words();
         size_t first = W;
         for (size_t k = 0; k < W; ++k)
@@ -114,11 +143,16 @@ class Solver {
             }
         if (first == W) return 0;
         if (const Memo::Entry* e = memo_.find(S)) return e->cost;
+        if (memo_.size() >= maxEntries_ || steps_ >= maxSteps_) {
+            ++fallbacks_; // the bounds: every vertex alone
+            return singlesOfS;
+        }
         if ((++calls_ & 0x3ff) == 0 && control_.cancelled()) throw Cancelled{};
         const LayerId u = LayerId(first * 64 + size_t(std::countr_zero(S[first])));
         const Index& ix = index(u);
         // The valid groups starting at u that avoid every vertex S lacks.
         const size_t G = ix.words;
+        steps_ += int64_t(ix.span.size() * G / 16 + ix.groups.size() / 4 + 1);
         std::vector<uint64_t>& cand = candScratch_;
         cand.assign(G, ~uint64_t(0));
         if (ix.groups.size() % 64) cand[G - 1] = (uint64_t(1) << (ix.groups.size() % 64)) - 1;
@@ -134,12 +168,12 @@ class Solver {
         const std::vector<uint64_t> mine = cand; // the recursion reuses the scratch
         for (size_t k = 0; k < G; ++k)
             for (uint64_t x = mine[k]; x; x &= x - 1) {
+                ++steps_;
                 const uint32_t g = ix.groups[k * 64 + size_t(std::countr_zero(x))];
-                const uint64_t* m = space_.bits(g);
                 uint64_t* next = &scratch_[depth * W];
-                for (size_t w = 0; w < W; ++w)
-                    next[w] = S[w] & ~m[w];
-                const double total = space_.cost(g) + solve(next, depth + 1);
+                const double taken = remove(S, g, next);
+                const double total = space_.cost(g) + taken +
+                                     solve(next, singlesOfS - taken - singles(g), depth + 1);
                 if (total < best) {
                     best = total;
                     bestGroup = int32_t(g);
@@ -148,12 +182,48 @@ class Solver {
         memo_.insert(S, {best, bestGroup});
         return best;
     }
+
+    // S minus group g, then minus the vertices that left isolated (each a group of its
+    // own); returns the cost of those vertices.
+    double remove(const uint64_t* S, uint32_t g, uint64_t* next) const {
+        const size_t W = space_.words();
+        const uint64_t* m = space_.bits(g);
+        const uint64_t* nb = m + 3 * W;
+        for (size_t w = 0; w < W; ++w)
+            next[w] = S[w] & ~m[w];
+        double taken = 0;
+        for (size_t k = 0; k < W; ++k)
+            for (uint64_t x = nb[k] & next[k]; x; x &= x - 1) {
+                const size_t v = k * 64 + size_t(std::countr_zero(x));
+                const uint64_t* adj = space_.bits(size_t(singleGroup_[v])) + 3 * W;
+                bool alone = true;
+                for (size_t w = 0; w < W && alone; ++w)
+                    alone = (adj[w] & next[w]) == 0;
+                if (!alone) continue;
+                next[k] &= ~(uint64_t(1) << (v % 64));
+                taken += single_[v];
+            }
+        return taken;
+    }
+
+    // The group chosen for sub-problem S, or -1 when S was not searched (every vertex alone).
     int32_t bestGroup(const uint64_t* S) const {
         const Memo::Entry* e = memo_.find(S);
         return e ? e->group : -1;
     }
+    int32_t singleGroup(LayerId v) const { return singleGroup_[size_t(v)]; }
+    size_t subproblems() const { return memo_.size(); }
+    int64_t steps() const { return steps_; }
+    int64_t fallbacks() const { return fallbacks_; }
 
   private:
+    double singles(uint32_t g) {
+        if (groupSingles_.size() <= g) groupSingles_.resize(space_.size(), -1);
+        double& s = groupSingles_[g];
+        if (s < 0) s = singles(space_.bits(g));
+        return s;
+    }
+
     // Per first vertex u: its valid groups and, for every other vertex they use, which of
     // them hold it — so that the groups inside a set cost a few word operations per vertex
     // the set lacks instead of a subset test per group.
@@ -168,7 +238,12 @@ class Solver {
         Index& ix = index_[size_t(u)];
         if (ix.built) return ix;
         ix.built = true;
-        ix.groups = space_.validStartingAt(u);
+        // A group that costs more than another partition of its vertices (OptimusGroupSpace::
+        // split) is never the strict minimum of a sub-problem, so it is left out: the optimum,
+        // the groups chosen on ties and the sub-problems they lead to stay the same. Only with
+        // integral costs (Optimus Eq. 3), where the sums compare exactly.
+        for (uint32_t g : space_.validStartingAt(u))
+            if (!dominance_ || !(space_.cost(g) > space_.split(g))) ix.groups.push_back(g);
         ix.words = std::max<size_t>(1, (ix.groups.size() + 63) / 64);
         const size_t W = space_.words();
         std::vector<uint64_t> span(W, 0);
@@ -202,7 +277,14 @@ class Solver {
     std::vector<uint64_t> scratch_; // one bitset per recursion depth, never reallocated
     std::vector<uint64_t> candScratch_;
     std::vector<Index> index_;
+    std::vector<double> single_;       // by vertex: the cost of the vertex alone
+    std::vector<int32_t> singleGroup_; // by vertex: the group {v}
+    std::vector<double> groupSingles_; // by group: Σ single_ of its vertices (-1: not yet)
+    size_t maxEntries_;
+    int64_t maxSteps_, steps_ = 0; // candidate groups tried (and index words read / 16)
+    int64_t fallbacks_ = 0;
     uint64_t calls_ = 0;
+    bool dominance_;
 };
 
 // Fused recompute / reuse groups need tiles chosen for the group, not for its layers alone.
@@ -283,7 +365,9 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     for (char c : rules.vertex)
         res.operators += c;
 
-    OptimusCoster coster(net, hw, capBits), coster2(net, hw, capBits);
+    OptimusCoster coster(net, hw, capBits);
+    coster.setJoinable(rules.vertex);
+    std::optional<OptimusCoster> coster2; // the helper thread's, a copy (see below)
     Hardware evalHw = hw;
     evalHw.buffer.bytes = capBits / 8;
     auto classify = [&](const std::vector<LayerId>& members, int thread) -> OptimusGroupClass {
@@ -296,8 +380,9 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
             // Optimus Eq. 4 decides feasibility (an Optimus group that has no Optimus Eq. 4
             // solution does not fit: its fmaps at the smallest tile exceed the buffer) and the
             // bound.
-            const OptimusCoster::Cost oc = (thread == 0 ? coster : coster2).cost(members);
-            c.hopeless = oc.lower_bound_bits > capBits;
+            const OptimusCoster::Cost oc = (thread == 0 ? coster : *coster2).cost(members);
+            c.hopeless = oc.hopeless;
+            c.lower_bound_bits = oc.lower_bound_bits;
             if (!oc.feasible && members.size() > 1) return c;
             if (opt.cost == FuserCost::optimus) {
                 c.cost = double(oc.memory_cost);
@@ -315,6 +400,16 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
         return c;
     };
     rules.prune_hopeless = opt.prune_hopeless;
+    rules.capacity_bits = capBits;
+    // The bounds: half the memory budget for the groups (four bitsets and 56 bytes of figures
+    // each), half for the memo of sub-problems (one bitset each).
+    const int64_t words = (net.size() + 63) / 64;
+    if (opt.memory_budget_bytes > 0) {
+        rules.max_groups = std::max<int64_t>(1, opt.memory_budget_bytes / 2 / (32 * words + 56));
+        res.max_subproblems = std::max<int64_t>(1, opt.memory_budget_bytes / 2 / (8 * words + 24));
+    }
+    rules.max_groups_per_vertex = opt.max_groups_per_vertex;
+    res.max_groups = rules.max_groups;
     // A second thread pays off only when the group space is large, i.e. with wide fan-outs
     // (2^max|succ| groups per vertex, Optimus §4.4); for chains and residual nets its start-up
     // costs more than it saves.
@@ -326,6 +421,7 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
             fanout = std::max(fanout, net.successors(v).size());
         rules.threads = fanout >= 3 ? 2 : 1;
     }
+    if (rules.threads > 1) coster2.emplace(coster);
     const OptimusGroupSpace space(net, rules, classify, [&] { return control.cancelled(); });
     if (space.cancelled()) {
         res.cancelled = true;
@@ -334,26 +430,50 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     res.candidate_groups = int64_t(space.size());
     res.groups_evaluated = int64_t(space.size());
     res.classified_by_bound = space.classifiedByBound();
-    Solver solver(space, control, size_t(res.operators), size_t(net.size()));
+    res.limited_vertices = space.limits();
+    for (const OptimusVertexLimit& l : res.limited_vertices)
+        res.groups_not_formed = satAdd(res.groups_not_formed, l.not_formed);
+    res.largest_vertex_share = space.largestVertexShare();
+    Solver solver(space, control, size_t(res.operators), size_t(net.size()),
+                  res.max_subproblems > 0 ? size_t(res.max_subproblems) : SIZE_MAX,
+                  opt.max_dp_steps > 0 ? opt.max_dp_steps : INT64_MAX,
+                  opt.cost == FuserCost::optimus);
     std::vector<uint64_t> all(space.words(), 0);
     for (LayerId v = 0; v < net.size(); ++v)
         if (rules.vertex[size_t(v)]) all[size_t(v) / 64] |= uint64_t(1) << (v % 64);
     try {
-        res.cost = solver.solve(all.data());
+        res.cost = solver.solve(all.data(), solver.singles(all.data()));
     } catch (const Cancelled&) {
         res.cancelled = true;
         return res;
     }
-    // L17-22: read the scheme back from the table.
-    std::vector<uint64_t> S = all;
-    while (std::any_of(S.begin(), S.end(), [](uint64_t w) { return w != 0; })) {
-        const int32_t g = solver.bestGroup(S.data());
-        if (g < 0) break;
-        const std::vector<LayerId> members = space.members(size_t(g));
+    res.subproblems = int64_t(solver.subproblems());
+    res.dp_steps = solver.steps();
+    res.subproblems_unsearched = solver.fallbacks();
+    res.complete = res.limited_vertices.empty() && res.subproblems_unsearched == 0;
+    // L17-22: read the scheme back from the table; past a sub-problem the memo bound left
+    // unsearched, every vertex is a group of its own (as it was costed).
+    std::vector<uint64_t> S = all, next(all.size());
+    bool unsearched = false;
+    auto take = [&](const std::vector<LayerId>& members) {
         if (hasCompute(net, members)) res.groups.push_back(members);
+    };
+    while (std::any_of(S.begin(), S.end(), [](uint64_t w) { return w != 0; })) {
+        int32_t g = unsearched ? -1 : solver.bestGroup(S.data());
+        if (g < 0) {
+            unsearched = true;
+            size_t k = 0;
+            while (S[k] == 0)
+                ++k;
+            g = solver.singleGroup(LayerId(k * 64 + size_t(std::countr_zero(S[k]))));
+        }
+        take(space.members(size_t(g)));
+        solver.remove(S.data(), uint32_t(g), next.data());
         const uint64_t* m = space.bits(size_t(g));
         for (size_t k = 0; k < S.size(); ++k)
-            S[k] &= ~m[k];
+            for (uint64_t x = S[k] & ~m[k] & ~next[k]; x; x &= x - 1)
+                take({LayerId(k * 64 + size_t(std::countr_zero(x)))}); // left isolated
+        S.swap(next);
     }
     // Compute layers outside the DP stay on their own.
     for (LayerId v : net.computeIds())

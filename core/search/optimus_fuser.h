@@ -20,6 +20,7 @@
 #include "hardware/hardware.h"
 #include "network/network.h"
 #include "schedule/schedule.h"
+#include "search/optimus_groups.h"
 #include "search/search_types.h"
 
 #include <cstdint>
@@ -59,6 +60,14 @@ struct OptimusFuserOptions {
     bool prune_hopeless = true;
     int threads = 0; // threads costing candidate groups (0: two for wide fan-outs, else one);
                      // the result does not depend on it
+    // Bounds (docs/model-notes.md, "Optimus DP bounds"). The candidate groups (four bitsets
+    // over the layers each) and the memo of sub-problems (one bitset each) share this much
+    // memory, half each; a vertex forms at most `max_groups_per_vertex` groups; the DP tries
+    // at most `max_dp_steps` candidate groups over all its sub-problems. Within the bounds the
+    // search is exact; OptimusFuserResult says what they left out. 0: unbounded.
+    int64_t memory_budget_bytes = int64_t(512) << 20;
+    int64_t max_groups_per_vertex = int64_t(1) << 14;
+    int64_t max_dp_steps = int64_t(1) << 26;
 };
 
 struct OptimusFuserResult {
@@ -72,7 +81,19 @@ struct OptimusFuserResult {
     int max_group_size = 0;          // the limit applied (0 = none)
     double seconds = 0;              // run time of the DP (the table excluded)
     bool cancelled = false;
-    Schedule schedule; // the scheme: every group with `strategy`
+    // What the bounds left out. `complete`: nothing — the scheme is the optimum over every
+    // partition into valid groups. Otherwise: vertices whose groups were limited to a size
+    // (and how many larger groups at least were not formed there), and sub-problems the memo
+    // bound left unsearched (their vertices each a group of its own).
+    bool complete = true;
+    std::vector<OptimusVertexLimit> limited_vertices;
+    int64_t groups_not_formed = 0;
+    int64_t subproblems = 0;                     // sub-problems solved (memo entries)
+    int64_t dp_steps = 0;                        // candidate groups the DP tried
+    int64_t subproblems_unsearched = 0;          // met once the memo or the steps ran out
+    int64_t largest_vertex_share = 0;            // the most groups one vertex formed
+    int64_t max_groups = 0, max_subproblems = 0; // the bounds applied (0: none)
+    Schedule schedule;                           // the scheme: every group with `strategy`
 };
 
 // With FuserCost::evaluate and Objective::edp, which is not additive over groups, the DP

@@ -1,5 +1,7 @@
 #include "search/optimus_groups.h"
 
+#include "util/checked.h"
+
 #include <algorithm>
 #include <bit>
 #include <condition_variable>
@@ -23,12 +25,11 @@ bool intersects(const uint64_t* a, const uint64_t* b, size_t w) {
     return false;
 }
 
-std::vector<LayerId> bitsToIds(const uint64_t* b, size_t w) {
-    std::vector<LayerId> out;
+void bitsToIds(const uint64_t* b, size_t w, std::vector<LayerId>& out) {
+    out.clear();
     for (size_t k = 0; k < w; ++k)
         for (uint64_t x = b[k]; x; x &= x - 1)
             out.push_back(LayerId(k * 64 + size_t(std::countr_zero(x))));
-    return out;
 }
 
 // One helper thread that runs one task at a time while the caller works on its share.
@@ -85,7 +86,9 @@ class HelperThread {
 } // namespace
 
 std::vector<LayerId> OptimusGroupSpace::members(size_t g) const {
-    return bitsToIds(bits(g), words_);
+    std::vector<LayerId> out;
+    bitsToIds(bits(g), words_, out);
+    return out;
 }
 
 bool OptimusGroupSpace::within(size_t g, const uint64_t* set) const {
@@ -127,8 +130,9 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
 
     // Groups are formed per vertex and classified together, on the helper thread too.
     std::vector<uint32_t> pending;
+    // `parts`: Σ best_ of the components (the first vertex's own cost is added once known).
     auto addGroup = [&](LayerId first, int size, const uint64_t* m, const uint64_t* d,
-                        const uint64_t* a, const uint64_t* nb, bool partHopeless) {
+                        const uint64_t* a, const uint64_t* nb, bool partHopeless, double parts) {
         const auto id = uint32_t(size_.size());
         bits_.insert(bits_.end(), m, m + W);
         bits_.insert(bits_.end(), d, d + W);
@@ -137,18 +141,24 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         size_.push_back(size);
         cost_.push_back(std::numeric_limits<double>::infinity());
         hopeless_.push_back(partHopeless);
+        lowerBound_.push_back(0);
+        best_.push_back(parts);
         byMin_[size_t(first)].push_back(id);
         if (partHopeless)
             ++byBound_; // it holds a hopeless group: invalid, not costed
         else
             pending.push_back(id);
     };
+    std::vector<LayerId> scratch[2]; // members, one list per thread
     auto classifyRange = [&](size_t from, size_t to, int thread) {
+        std::vector<LayerId>& members = scratch[thread > 0];
         for (size_t k = from; k < to; ++k) {
             const uint32_t g = pending[k];
-            const OptimusGroupClass c = classify(bitsToIds(bits(g), W), thread);
+            bitsToIds(bits(g), W, members);
+            const OptimusGroupClass c = classify(members, thread);
             cost_[g] = c.cost;
             hopeless_[g] = c.hopeless;
+            lowerBound_[g] = c.lower_bound_bits;
         }
     };
     HelperThread helper(rules.threads > 1);
@@ -161,14 +171,31 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         } else {
             classifyRange(0, n, 0);
         }
-        for (uint32_t g : byMin_[size_t(u)])
+        const double alone = cost_[byMin_[size_t(u)].front()]; // {u} is formed first
+        for (uint32_t g : byMin_[size_t(u)]) {
             if (cost_[g] < std::numeric_limits<double>::infinity()) valid_[size_t(u)].push_back(g);
+            split_.push_back(size_[g] == 1 ? std::numeric_limits<double>::infinity()
+                                           : alone + best_[g]);
+            best_[g] = std::min(cost_[g], split_[g]);
+        }
         pending.clear();
     };
 
     uint64_t formed = 0;
+    int64_t verticesLeft = 0;
+    for (LayerId v = 0; v < N; ++v)
+        verticesLeft += isVertex(v);
     for (LayerId u = N - 1; u >= 0; --u) {
         if (!isVertex(u)) continue;
+        const size_t before = size_.size();
+        // This vertex's share of the bounds.
+        int64_t allowance = rules.max_groups_per_vertex > 0 ? rules.max_groups_per_vertex
+                                                            : std::numeric_limits<int64_t>::max();
+        if (rules.max_groups > 0) {
+            const int64_t left = std::max<int64_t>(0, rules.max_groups - int64_t(before));
+            allowance = std::min(allowance, std::max(kMinShare, 4 * left / verticesLeft));
+        }
+        --verticesLeft;
         if (cancelled && cancelled()) {
             cancelled_ = true;
             return;
@@ -180,7 +207,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             setBit(m.data(), u);
             for (size_t k = 0; k < W; ++k)
                 nb[k] = row(adj, u)[k] & ~m[k];
-            addGroup(u, 1, m.data(), row(desc, u), row(anc, u), nb.data(), false);
+            addGroup(u, 1, m.data(), row(desc, u), row(anc, u), nb.data(), false, 0);
         }
         // Components: formed groups holding a successor of u (their first vertex lies between
         // u and that successor), each listed under the first successor of u it holds so that
@@ -192,6 +219,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         heads.erase(std::unique(heads.begin(), heads.end()), heads.end());
         if (heads.empty() || (fanOut && heads.size() < succ.size())) { // no component to join
             classifyPending(u);
+            largestShare_ = std::max(largestShare_, int64_t(size_.size() - before));
             continue;
         }
         std::vector<std::vector<uint32_t>> owned(heads.size());
@@ -213,10 +241,13 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         std::copy(row(desc, u), row(desc, u) + W, at(0, 1));
         std::copy(row(anc, u), row(anc, u) + W, at(0, 2));
         std::vector<uint64_t> nb(W);
-        int size = 1;
-        bool anyHopeless = false;
+        int size = 1, maxSize = rules.max_size;
+        bool anyHopeless = false, overflow = false, countOnly = false;
+        int64_t counted = 0;
+        int64_t lowerBits = 0; // Σ of the chosen components' lower bounds
+        double parts = 0;      // Σ of their cheapest partitions
         auto rec = [&](auto&& self, size_t i, size_t depth) -> void {
-            if (cancelled_) return;
+            if (cancelled_ || overflow) return;
             const uint64_t* cm = at(depth, 0);
             if (i == heads.size()) {
                 if (depth == 0) return;
@@ -224,9 +255,14 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                     cancelled_ = true;
                     return;
                 }
+                if (++counted >= allowance) {
+                    overflow = true; // over the vertex's share: see below
+                    return;
+                }
+                if (countOnly) return;
                 for (size_t k = 0; k < W; ++k)
                     nb[k] = (at(depth, 4)[k] | row(adj, u)[k]) & ~cm[k];
-                addGroup(u, size, cm, at(depth, 1), at(depth, 2), nb.data(), anyHopeless);
+                addGroup(u, size, cm, at(depth, 1), at(depth, 2), nb.data(), anyHopeless, parts);
                 return;
             }
             if (testBit(at(depth, 3), heads[i])) { // already in a chosen component
@@ -237,7 +273,12 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             for (uint32_t g : owned[i]) {
                 const uint64_t* gm = bits(g);
                 if (intersects(gm, at(depth, 3), W) || intersects(gm, at(depth, 4), W)) continue;
-                if (rules.max_size > 0 && size + size_[g] > rules.max_size) continue;
+                if (maxSize > 0 && size + size_[g] > maxSize) continue;
+                // Disjoint components' lower bounds add up: beyond the buffer, this group
+                // and every group holding it are invalid.
+                const int64_t bound = satAdd(lowerBits, lowerBound_[g]);
+                const bool tooBig = bound > rules.capacity_bits;
+                if (tooBig && rules.prune_hopeless) continue;
                 uint64_t* nm = at(depth + 1, 0);
                 uint64_t* nd = at(depth + 1, 1);
                 uint64_t* na = at(depth + 1, 2);
@@ -256,16 +297,65 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                     at(depth + 1, 4)[k] = at(depth, 4)[k] | gm[3 * W + k];
                 }
                 const bool wasHopeless = anyHopeless;
-                anyHopeless = anyHopeless || hopeless_[g];
+                const int64_t wasBits = lowerBits;
+                const double wasParts = parts;
+                anyHopeless = anyHopeless || hopeless_[g] || tooBig;
+                lowerBits = bound;
+                parts += best_[g];
                 size += size_[g];
                 self(self, i + 1, depth + 1);
                 size -= size_[g];
+                parts = wasParts;
                 anyHopeless = wasHopeless;
+                lowerBits = wasBits;
             }
         };
-        rec(rec, 0, 0);
+        // The bound: when u's groups would exceed its share, form only those of up to the
+        // largest size whose groups fit it (found by bisection over the size limit).
+        const size_t mark = size_.size(), pendingMark = pending.size();
+        const int64_t byBoundMark = byBound_;
+        auto rollback = [&] {
+            bits_.resize(mark * 4 * W);
+            size_.resize(mark);
+            cost_.resize(mark);
+            hopeless_.resize(mark);
+            lowerBound_.resize(mark);
+            best_.resize(mark);
+            while (!byMin_[size_t(u)].empty() && byMin_[size_t(u)].back() >= mark)
+                byMin_[size_t(u)].pop_back();
+            pending.resize(pendingMark);
+            byBound_ = byBoundMark;
+        };
+        auto formUpTo = [&](int limit, bool count) {
+            if (!count) rollback();
+            maxSize = limit;
+            overflow = false;
+            countOnly = count;
+            counted = 0;
+            rec(rec, 0, 0);
+            return !overflow;
+        };
+        if (!formUpTo(rules.max_size, false) && !cancelled_) {
+            // No combination is larger than u and the largest component of every head.
+            int hi = 1;
+            for (const auto& list : owned) {
+                int largest = 0;
+                for (uint32_t g : list)
+                    largest = std::max(largest, size_[g]);
+                hi += largest;
+            }
+            if (rules.max_size > 0) hi = std::min(hi, rules.max_size);
+            int lo = 1; // lo fits, hi does not
+            while (hi - lo > 1 && !cancelled_) {
+                const int mid = lo + (hi - lo) / 2;
+                (formUpTo(mid, true) ? lo : hi) = mid;
+            }
+            formUpTo(lo, false);
+            limits_.push_back({u, lo, allowance - int64_t(size_.size() - mark)});
+        }
         if (cancelled_) return;
         classifyPending(u);
+        largestShare_ = std::max(largestShare_, int64_t(size_.size() - before));
     }
 }
 

@@ -34,6 +34,11 @@ ThinnedFront thinCosts(const std::vector<std::array<int64_t, 3>>& front, size_t 
             lg[k][j] = std::log(double(std::max<int64_t>(1, front[k][j])));
     std::vector<double> cover(n, std::numeric_limits<double>::infinity());
     std::vector<char> chosen(n, 0);
+    // Each added point is one pass over the front; below some ten thousand points a pass takes
+    // less than handing it to the threads and waiting for them (the exploration's combination
+    // steps thin fronts of a few thousand points, thousands of times).
+    constexpr size_t kParallelFrom = 16384;
+    if (n < kParallelFrom) pool = nullptr;
     const auto parts = splitRange(n, std::max<size_t>(1, partsFor(pool)));
     std::vector<std::pair<double, size_t>> worst(parts.size());
     // Adds point s: updates every point's cover and finds the worst covered (lowest index

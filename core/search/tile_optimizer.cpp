@@ -69,29 +69,30 @@ SingleLayerCoster::Figures SingleLayerCoster::figures(const CfLayerCost& c,
     const int64_t perArray = c.vol_x / std::max(1, d_.n_inputs);
     const int64_t inCount = c.trans_x * d_.G;
     const int64_t input = perArray * inCount * nInputs_;
-    f.dram = B_ * (input + c.acc_y_out + c.acc_y_psum) + B_ * c.acc_w;
+    // Exact per image (network/figure_limits.h); the batch can take it beyond 2^63.
+    f.dram = satMul(B_, input + c.acc_y_out + c.acc_y_psum + c.acc_w);
     f.buffer_bits = c.buf_x * p.act_bits + c.buf_w * p.weight_bits + c.buf_y * p.psum_bits;
     if (!full) return f;
     const int64_t tz = T[size_t(Dim::z)], ty = T[size_t(Dim::y)], tx = T[size_t(Dim::x)];
     double mem = 0;
     for (int64_t k = 0; k < nInputs_; ++k)
-        mem += transferCycles(
-            {TrafficKind::input, inCount * B_, c.ext_c, c.ext_y, c.ext_x, d_.in_w, p.act_bits}, hw_,
-            burst_);
+        mem += transferCycles({TrafficKind::input, satMul(inCount, B_), c.ext_c, c.ext_y, c.ext_x,
+                               d_.in_w, p.act_bits},
+                              hw_, burst_);
     if (d_.weights)
-        mem += transferCycles(
-            {TrafficKind::weight, c.trans_w * d_.G * B_, 1, 1, c.vol_w, c.vol_w, p.weight_bits},
-            hw_, burst_);
+        mem += transferCycles({TrafficKind::weight, satMul(c.trans_w * d_.G, B_), 1, 1, c.vol_w,
+                               c.vol_w, p.weight_bits},
+                              hw_, burst_);
     const int64_t tiles =
         d_.G * ceilDiv(d_.DzPerGroup(), tz) * ceilDiv(d_.Dy, ty) * ceilDiv(d_.Dx, tx);
     if (c.acc_y_out > 0)
-        mem += transferCycles({TrafficKind::output, tiles * B_, tz, ty, tx, d_.Dx, p.act_bits}, hw_,
-                              burst_);
+        mem += transferCycles(
+            {TrafficKind::output, satMul(tiles, B_), tz, ty, tx, d_.Dx, p.act_bits}, hw_, burst_);
     if (c.acc_y_psum > 0) {
         const int64_t iTiles = ceilDiv(d_.DiPerGroup(), T[size_t(Dim::i)]);
-        mem += transferCycles(
-            {TrafficKind::psum, tiles * 2 * (iTiles - 1) * B_, tz, ty, tx, d_.Dx, p.psum_bits}, hw_,
-            burst_);
+        mem += transferCycles({TrafficKind::psum, satMul(tiles * 2 * (iTiles - 1), B_), tz, ty, tx,
+                               d_.Dx, p.psum_bits},
+                              hw_, burst_);
     }
     int64_t compute = compute_;
     if (tsoCompute_) {
@@ -103,15 +104,15 @@ SingleLayerCoster::Figures SingleLayerCoster::figures(const CfLayerCost& c,
         t.tc = tx;
         // The PE array holds every core's MAC units (models/evaluate.cpp, TSO Eq. 7).
         const int cores = hw_.cores->tle * hw_.cores->tlt;
-        const int64_t perCore = std::max<int64_t>(1, int64_t(hw_.pe_array.macs_per_pe_per_cycle) *
-                                                         hw_.peCount() / cores);
-        compute = int64_t(std::ceil(tsoMacCycles(conv, t, perCore, cores))) * B_;
+        compute = satMul(
+            satFromDouble(std::ceil(tsoMacCycles(conv, t, hw_.macsPerCore(hw_.peCount()), cores))),
+            B_);
     }
-    const int64_t memory = int64_t(std::ceil(mem));
+    const int64_t memory = satFromDouble(std::ceil(mem));
     f.latency_cycles =
-        hw_.overlap == OverlapMode::serial ? compute + memory : std::max(compute, memory);
+        hw_.overlap == OverlapMode::serial ? satAdd(compute, memory) : std::max(compute, memory);
     EnergyCounts ec;
-    ec.macs = plainMacs_ * B_;
+    ec.macs = satMul(plainMacs_, B_);
     const double act = std::max(1, p.act_bits);
     ec.dram = double(B_) * (double(input + c.acc_y_out) + double(c.acc_y_psum) * p.psum_bits / act +
                             double(c.acc_w) * p.weight_bits / act);

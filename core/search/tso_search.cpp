@@ -32,8 +32,7 @@ int tleCount(const Hardware& hw) {
 } // namespace
 
 int64_t tsoMacsPerCore(const Hardware& hw) {
-    const int64_t cores = int64_t(tleCount(hw)) * tltCount(hw);
-    return std::max<int64_t>(1, int64_t(hw.pe_array.macs_per_pe_per_cycle) * hw.peCount() / cores);
+    return hw.macsPerCore(hw.peCount());
 }
 
 TsoLayerChoice tsoSlicingTime(const TsoConv& conv, const Hardware& hw, TlePartition p,

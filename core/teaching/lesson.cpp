@@ -5,6 +5,7 @@
 #include "io/network_yaml.h"
 #include "io/schedule_yaml.h"
 #include "io/yaml_support.h"
+#include "util/format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,7 +34,7 @@ LessonTarget::Op parseOp(const YAML::Node& n) {
     if (s == ">=") return LessonTarget::Op::ge;
     if (s == ">") return LessonTarget::Op::gt;
     if (s == "==") return LessonTarget::Op::eq;
-    fail(n, "op must be one of <=, <, >=, >, ==; got '" + s + "'");
+    fail(n, "op must be one of <=, <, >=, >, ==; got " + quoteValue(s));
 }
 
 } // namespace
@@ -103,7 +104,7 @@ Result<Lesson> readLessonYaml(std::string_view text, const std::string& file) {
             lt.metric = toString(m, "metric");
             const auto& names = lessonMetricNames();
             if (std::find(names.begin(), names.end(), lt.metric) == names.end())
-                fail(m, "unknown metric '" + lt.metric + "'");
+                fail(m, "unknown metric " + quoteValue(lt.metric));
             lt.scope = getString(t, "scope", "totals");
             if (lt.scope != "totals") {
                 const auto colon = lt.scope.find(':');
@@ -112,7 +113,7 @@ Result<Lesson> readLessonYaml(std::string_view text, const std::string& file) {
                     fail(t["scope"], "scope must be totals, layer:<name> or group:<layer name>");
                 const std::string layer = lt.scope.substr(colon + 1);
                 if (l.network.find(layer) == kNoLayer)
-                    fail(t["scope"], "no layer named '" + layer + "'");
+                    fail(t["scope"], "no layer named " + quoteValue(layer));
             }
             lt.op = t["op"] ? parseOp(t["op"]) : LessonTarget::Op::le;
             lt.value = toDouble(req(t, "value"), "value", -1e300, 1e300);

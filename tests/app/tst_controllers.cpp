@@ -9,7 +9,9 @@
 #include "controllers/recovery_controller.h"
 #include "controllers/teaching_controller.h"
 #include "examples/bundled.h"
+#include "metrics/units.h"
 #include "models/evaluate.h"
+#include "net_text.h"
 #include "qt_text.h"
 #include "search/search_task.h"
 #include "search/trade_off_dialog.h"
@@ -94,6 +96,12 @@ class TestControllers : public QObject {
             EXPECT_TRUE(objective == objectiveTitle(AutoFuseObjective::dram));
             TradeOffDialog dialog(was, would, objective);
             EXPECT_TRUE(dialog.table()->rowCount() == 8);
+            // Energy × delay in the one reading used everywhere (it read "… T pJ·cycles").
+            const double edp = would.totals.energy.total() * double(would.totals.latency_cycles);
+            EXPECT_TRUE(dialog.table()->item(7, 0)->text() == QStringLiteral("Energy × delay"));
+            EXPECT_TRUE(dialog.table()->item(7, 2)->text() ==
+                        QString::fromStdString(humanEdp(edp)));
+            EXPECT_TRUE(dialog.table()->item(7, 2)->text().contains(QLatin1Char('e')));
             EXPECT_TRUE(!dialog.worse().contains(QStringLiteral("DRAM accesses")));
             return asked > 1;
         };
@@ -177,6 +185,34 @@ class TestControllers : public QObject {
         QVERIFY(test::editAndWait(&b.studio, [&] { QVERIFY(files.openPath(sched)); }));
         QVERIFY(b.doc()->schedule().groups == saved.groups);
         QCOMPARE(b.doc()->network().name(), std::string("L3Net")); // the network stays
+    }
+
+    // File ▸ Import Hardware without a window: a ZigZag accelerator is one undo step, undo
+    // brings the previous hardware back; a corrupt file changes nothing.
+    void exchangeImportsAZigZagAcceleratorAsOneStep() {
+        Bare b;
+        ExchangeController exchange(&b.studio);
+        QVERIFY(b.open("l3net"));
+        const Hardware before = b.doc()->hardware();
+        QVERIFY(test::editAndWait(&b.studio, [&] {
+            QVERIFY(exchange.importHardware(test::testData("zigzag/small_eyeriss.yaml")));
+        }));
+        QCOMPARE(b.doc()->undoStack()->count(), 1);
+        QCOMPARE(b.studio.state().hardware.name, std::string("small_eyeriss"));
+        QVERIFY(!exchange.hardwareImportNotes().isEmpty());
+        QVERIFY(test::editAndWait(&b.studio, [&] { b.doc()->undoStack()->undo(); }));
+        QVERIFY(b.doc()->hardware() == before);
+
+        QTemporaryDir dir;
+        const QString corrupt = dir.filePath(QStringLiteral("corrupt.yaml"));
+        QVERIFY(test::writeBytes(corrupt, "memories: {dram: [1, 2\noperational_array: {}\n"));
+        QString error;
+        QVERIFY(!exchange.importHardware(corrupt, &error));
+        QVERIFY2(error.startsWith(corrupt + QLatin1Char(':')), qPrintable(error));
+        QCOMPARE(b.errors.size(), 1);
+        QVERIFY(b.doc()->hardware() == before);
+        QCOMPARE(b.doc()->undoStack()->index(), 0);
+        QVERIFY(noWindowExists());
     }
 
     void filesOpenSaveAndRecoverWithoutAWindow() {

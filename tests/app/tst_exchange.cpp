@@ -1,6 +1,7 @@
 // Schedules in and out of the studio (offscreen): export → import round trip, a schedule of
 // another network applied by layer names (or declined), a schedule that breaks a constraint,
-// Timeloop and Stream exports.
+// Timeloop and Stream exports; File ▸ Import Hardware of a ZigZag accelerator and of a bad
+// file.
 #include "controllers/exchange_controller.h"
 #include "io/schedule_yaml.h"
 #include "net_text.h"
@@ -11,6 +12,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QMessageBox>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -18,6 +21,8 @@
 #include <QUndoStack>
 
 #include <yaml-cpp/yaml.h>
+
+#include <algorithm>
 
 using namespace lf;
 
@@ -110,8 +115,15 @@ class TestExchange : public QObject {
         QVERIFY(t.editAndWait([&] { QVERIFY(t.exchange->importSchedule(path)); }));
         QVERIFY(doc->hardware() == edited);
         QVERIFY(sameSchedule(doc->schedule(), chosen));
-        // Hardware and schedule came back in one undo step.
+        // Hardware and schedule came back in one undo step, which the undo history (what
+        // autosave and crash recovery write) reads as such; it was a QUndoStack macro that
+        // history() took for a document command.
         QCOMPARE(doc->undoStack()->index(), 1);
+        const EditHistory h = doc->history();
+        QCOMPARE(h.steps.size(), size_t(1));
+        QVERIFY(h.steps[0].hardware && *h.steps[0].hardware == edited);
+        QVERIFY(h.steps[0].schedule && sameSchedule(*h.steps[0].schedule, chosen));
+        QVERIFY(h.base_hardware == preset);
         QVERIFY(t.editAndWait([&] { doc->undoStack()->undo(); }));
         QVERIFY(doc->hardware() == preset);
         QCOMPARE(doc->schedule().groups.size(), size_t(2));
@@ -258,6 +270,96 @@ layers:
         QVERIFY2(why.contains(QStringLiteral("depthwise")), qPrintable(why));
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("mb"))));
         QCOMPARE(t.errors.size(), 1);
+    }
+
+    // File ▸ Import Hardware of a ZigZag accelerator (14 × 12 PEs): one undo step, also for
+    // the spatial partition drawn for the 32 × 16 array, which no longer fits and is redrawn
+    // as equal strips; the notes say what the import mapped and left out. Undo restores both.
+    void aZigZagAcceleratorIsImportedAsOneUndoStep() {
+        Window t;
+        QVERIFY(t.open("l2net"));
+        Document* doc = t.w.document();
+        QCOMPARE(doc->hardware().pe_array.cols, 32);
+        QVERIFY(t.editAndWait([&] { doc->fuse({t.id("conv1"), t.id("conv2")}); }));
+        const int gi = doc->schedule().groupOf(t.id("conv1"));
+        FusionGroup g = doc->schedule().groups[size_t(gi)];
+        QCOMPARE(g.layers.size(), size_t(2));
+        g.partition.kind = PartitionKind::spatial;
+        g.partition.subarrays = {{g.layers[0], {0, 0, 16, 16}}, {g.layers[1], {16, 0, 16, 16}}};
+        QVERIFY(
+            t.editAndWait([&] { QVERIFY(doc->setGroup(gi, g, QStringLiteral("split"), 0).ok); }));
+        const Hardware hw0 = doc->hardware();
+        const Schedule s0 = doc->schedule();
+        const int steps = doc->undoStack()->count();
+
+        const QString path = test::testData(QStringLiteral("zigzag/small_eyeriss.yaml"));
+        QVERIFY(t.editAndWait([&] { QVERIFY(t.exchange->importHardware(path)); }));
+        QVERIFY2(t.errors.isEmpty(), qPrintable(t.errors.join('\n')));
+        QCOMPARE(doc->undoStack()->count(), steps + 1);
+        QCOMPARE(doc->hardware().name, std::string("small_eyeriss"));
+        QCOMPARE(doc->hardware().pe_array.cols, 14);
+        QCOMPARE(doc->hardware().pe_array.rows, 12);
+        QVERIFY(doc->schedule().groups[size_t(gi)].partition.subarrays.empty());
+        QVERIFY(checkSchedule(doc->network(), doc->hardware(), doc->schedule()).empty());
+        QCOMPARE(t.w.studio()->state().hardware.name, std::string("small_eyeriss"));
+        const QStringList notes = t.exchange->hardwareImportNotes();
+        QVERIFY(notes.size() > 1);
+        QVERIFY2(notes.last().contains(QStringLiteral("did not fit the 14 × 12 PE array")),
+                 qPrintable(notes.join('\n')));
+        QVERIFY2(t.exchange->lastMessage().contains(QLatin1String("ZigZag accelerator")) &&
+                     t.exchange->lastMessage().contains(QLatin1String("note")),
+                 qPrintable(t.exchange->lastMessage()));
+        QMessageBox* box = t.exchange->showHardwareImportNotes();
+        QVERIFY(box);
+        for (const QString& n : notes)
+            QVERIFY2(box->informativeText().contains(n.toHtmlEscaped()), qPrintable(n));
+        box->close();
+
+        const EditHistory h = doc->history();
+        QCOMPARE(h.steps.size(), size_t(steps + 1));
+        QVERIFY(h.steps.back().hardware && *h.steps.back().hardware == doc->hardware());
+        QVERIFY(h.steps.back().schedule && *h.steps.back().schedule == doc->schedule());
+        QVERIFY(t.editAndWait([&] { doc->undoStack()->undo(); }));
+        QVERIFY(doc->hardware() == hw0);
+        QVERIFY(doc->schedule() == s0);
+        QVERIFY(t.editAndWait([&] { doc->undoStack()->redo(); }));
+        QCOMPARE(doc->hardware().name, std::string("small_eyeriss"));
+    }
+
+    // A ZigZag accelerator with a misspelt key, and a file that is not YAML: FILE:LINE:COLUMN
+    // in a dialog, the document and its undo history untouched.
+    void aBadHardwareFileChangesNothing() {
+        Window t;
+        QVERIFY(t.open("l2net"));
+        Document* doc = t.w.document();
+        const Hardware hw0 = doc->hardware();
+        const Schedule s0 = doc->schedule();
+        std::string text =
+            test::readBytes(test::testData(QStringLiteral("zigzag/small_eyeriss.yaml")));
+        const size_t at = text.find("    size: 1600");
+        QVERIFY(at != std::string::npos);
+        text.replace(at, 8, "    sise");
+        const int line = int(std::count(text.begin(), text.begin() + long(at), '\n')) + 1;
+        QTemporaryDir dir;
+        const QString misspelt = dir.filePath(QStringLiteral("misspelt.yaml"));
+        const QString broken = dir.filePath(QStringLiteral("broken.hw.yaml"));
+        QVERIFY(test::writeBytes(misspelt, text));
+        QVERIFY(test::writeBytes(broken, "format: layerfuse/hardware@1\nname: [unclosed\n"));
+        QString error;
+        QVERIFY(!t.exchange->importHardware(misspelt, &error));
+        QVERIFY2(error.startsWith(QStringLiteral("%1:%2:5: ").arg(misspelt).arg(line)),
+                 qPrintable(error));
+        QVERIFY(error.contains(QLatin1String("sise")));
+        QVERIFY(!t.exchange->importHardware(broken, &error));
+        QVERIFY2(QRegularExpression(
+                     QStringLiteral("^%1:\\d+:\\d+: ").arg(QRegularExpression::escape(broken)))
+                     .match(error)
+                     .hasMatch(),
+                 qPrintable(error));
+        QCOMPARE(t.errors.size(), 2);
+        QVERIFY(doc->hardware() == hw0);
+        QVERIFY(doc->schedule() == s0);
+        QCOMPARE(doc->undoStack()->count(), 0);
     }
 };
 

@@ -1,8 +1,13 @@
 // Help (offscreen): the manual names every dock of the real window, gives every network
 // figure its paper and equation, and embeds the keyboard shortcuts; Help ▸ Keyboard Shortcuts
-// lists every action that has a shortcut, with its keys; F1 opens the manual.
+// lists every action that has a shortcut, with its keys; F1 opens the manual; What's This on
+// a figure of the metrics panel opens its "Why this number" entry.
 #include "controllers/help_controller.h"
+#include "metrics/metric_grid.h"
+#include "metrics/metrics_panel.h"
+#include "panels/teaching_panel.h"
 #include "studio_window.h"
+#include "teaching/explain_view.h"
 #include "test_support.h"
 
 #include <QAction>
@@ -12,6 +17,8 @@
 #include <QStandardPaths>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTreeWidget>
+#include <QWhatsThis>
 
 using namespace lf;
 
@@ -99,6 +106,72 @@ class TestHelp : public QObject {
         auto* shortcuts = t.w.findChild<QDialog*>(QStringLiteral("shortcutsWindow"));
         QVERIFY(shortcuts && shortcuts->isVisible());
         QVERIFY(t.w.action(QStringLiteral("whatsThis")));
+    }
+
+    // Help ▸ What's This (Shift+F1), then a click on a figure: its text pops up and Why This
+    // Number comes forward with the figure's formula selected — the layer's Buf_X, the fused
+    // group's Buffer. A network total has no formula of its own: the popup says where to look.
+    void whatsThisOnAMetricOpensItsWhyThisNumberEntry() {
+        test::StudioWindow t;
+        t.w.resize(1280, 800);
+        t.w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&t.w));
+        QVERIFY(t.open("l3net"));
+        QVERIFY(t.editAndWait([&] { t.w.document()->fuse({t.id("conv1"), t.id("conv2")}); }));
+        auto* metrics = t.w.findChild<MetricsPanel*>();
+        QVERIFY(metrics);
+        for (const MetricGrid* g :
+             {metrics->totalsGrid(), metrics->groupGrid(), metrics->layerGrid()})
+            for (const QString& key : g->keys())
+                QVERIFY2(
+                    g->labelWidget(key)->whatsThis().contains(g->labelText(key).toHtmlEscaped()),
+                    qPrintable(key));
+        ExplainView* explain = t.w.teachingPanel()->explain();
+        auto* explainDock = t.w.findChild<QDockWidget*>(QStringLiteral("explainDock"));
+        auto* chartsDock = t.w.findChild<QDockWidget*>(QStringLiteral("chartsDock"));
+        chartsDock->raise(); // Why This Number is behind another tab
+        QTest::qWait(10);
+        QVERIFY(explainDock->visibleRegion().isEmpty());
+
+        auto whatsThisClick = [&](const MetricGrid* grid, const QString& key) {
+            QWidget* label = grid->labelWidget(key);
+            QVERIFY2(label && label->isVisible(), qPrintable(key));
+            t.w.action(QStringLiteral("whatsThis"))->trigger();
+            QVERIFY(QWhatsThis::inWhatsThisMode());
+            QTest::mouseClick(label, Qt::LeftButton, {}, label->rect().center());
+            QVERIFY(!QWhatsThis::inWhatsThisMode());
+        };
+        auto current = [&] {
+            QTreeWidgetItem* item = explain->tree()->currentItem();
+            return item ? item->text(ExplainView::cFigure) : QString();
+        };
+
+        t.select({t.id("conv2")});
+        whatsThisClick(metrics->layerGrid(), QStringLiteral("layer.buf_x"));
+        QVERIFY(explainDock->isVisible());
+        QVERIFY(!explainDock->visibleRegion().isEmpty()); // raised over the charts
+        QCOMPARE(explain->tree()->currentItem(), explain->formulaItem(QStringLiteral("Buf_X")));
+        QVERIFY2(current().startsWith(QLatin1String("Buf_X = ")), qPrintable(current()));
+        QVERIFY(explain->tree()->currentItem()->isExpanded()); // its terms show
+        QWhatsThis::hideText();
+
+        whatsThisClick(metrics->groupGrid(), QStringLiteral("group.buffer"));
+        QCOMPARE(explain->tree()->currentItem(),
+                 explain->formulaItem(QStringLiteral("Buffer"), true));
+        QWhatsThis::hideText();
+
+        // A figure of the layer that a one-layer group shows as its own: the layer's formula.
+        t.select({t.id("conv3")});
+        QVERIFY(!explain->groupExplanation());
+        whatsThisClick(metrics->groupGrid(), QStringLiteral("group.macs"));
+        QCOMPARE(explain->tree()->currentItem(), explain->formulaItem(QStringLiteral("MACs")));
+        QWhatsThis::hideText();
+
+        QVERIFY(!t.w.teachingPanel()->explainMetric(QStringLiteral("total.macs")));
+        QVERIFY(metrics->totalsGrid()
+                    ->labelWidget(QStringLiteral("total.macs"))
+                    ->whatsThis()
+                    .contains(QLatin1String("Select a group or a layer")));
     }
 };
 

@@ -2,7 +2,7 @@
 // read the task, change the loop order and store level of conv2, watch the loop nest and the
 // targets follow, reach "Target met"; undo goes back; "Show solution" is one undoable edit;
 // the compare dock names the group an edit changed; hovering a loop outlines it on the
-// tile pyramid.
+// tile pyramid; a lesson file opens through File ▸ Open and Open Recent as a lesson.
 #include "controllers/teaching_controller.h"
 #include "graph/graph_canvas.h"
 #include "graph/graph_items.h"
@@ -17,10 +17,15 @@
 #include "teaching/tile_pyramid_view.h"
 #include "test_support.h"
 
+#include "bundled/bundled_files.h"
+#include "controllers/files_controller.h"
+
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QMenu>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -57,6 +62,7 @@ class TestTeachingPanel : public QObject {
     void compareNamesTheEditedGroup();
     void hoveredLoopReachesThePyramid();
     void teacherSavesALessonAndExportsPictures();
+    void fileOpenOfALessonOpensTheLesson();
 };
 
 void TestTeachingPanel::docksExist() {
@@ -235,6 +241,80 @@ void TestTeachingPanel::teacherSavesALessonAndExportsPictures() {
     QVERIFY(editAndWait(w, [&] { lessons->showSolution(); }));
     QVERIFY(w.document()->schedule().groups == solution.groups);
     QVERIFY2(lessons->targetMet(), qPrintable(lessons->statusText()));
+}
+
+// File ▸ Open (and `layerfuse FILE`, which opens through the same openPath) of a lesson file
+// opened it as a project and failed ("expected a network"); it is a lesson: the Lessons view
+// gets it and the document becomes its network and hardware at its start schedule, without
+// asking about unsaved changes a second time. Opened again (by another file name, from Open
+// Recent) it is listed once; a bad lesson changes nothing.
+void TestTeachingPanel::fileOpenOfALessonOpensTheLesson() {
+    QStandardPaths::setTestModeEnabled(true);
+    MainWindow w(quietOptions());
+    int asked = 0;
+    w.studio()->savePrompt = [&](const QString&) {
+        ++asked;
+        return QMessageBox::Discard;
+    };
+    QStringList errors;
+    w.studio()->errorSink = [&](const QString&, const QString& m) { errors << m; };
+    QVERIFY(editAndWait(w, [&] { w.files()->openBundled(QStringLiteral("resnet18")); }));
+    w.document()->markModified();
+
+    const BundledFile* bundled = findBundled(BundledKind::lesson, "3-fusion-pyramid");
+    QVERIFY(bundled);
+    std::string text = bundled->text;
+    const size_t at = text.find("name: 3-fusion-pyramid");
+    QVERIFY(at != std::string::npos);
+    text.replace(at, 22, "name: my-pyramid");
+    QTemporaryDir dir;
+    auto* lessons = w.findChild<LessonsView*>();
+    const int bundledCount = lessons->lessonCount();
+    // By its suffix, and by its format line under a plain .yaml name.
+    for (const char* name : {"pyramid.lesson.yaml", "pyramid-copy.yaml"}) {
+        const QString path = dir.filePath(QLatin1String(name));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text.data(), qint64(text.size()));
+        f.close();
+        QVERIFY(editAndWait(w, [&] { QVERIFY(w.files()->openPath(path)); }));
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.join('\n')));
+        QCOMPARE(lessons->lessonCount(), bundledCount + 1);
+        QCOMPARE(lessons->currentLesson(), bundledCount);
+        QVERIFY(lessons->isActive());
+        const Lesson* lesson = lessons->lesson(lessons->currentLesson());
+        QCOMPARE(lesson->name, std::string("my-pyramid"));
+        QVERIFY(w.document()->network() == lesson->network);
+        QVERIFY(w.document()->hardware() == lesson->hardware);
+        QVERIFY(w.document()->schedule().groups == lesson->start.groups);
+        QVERIFY(w.document()->lessonOrigin().has_value());
+        QVERIFY(w.teachingPanel()->lessonsDock()->isVisibleTo(&w));
+        QVERIFY(
+            w.files()->recentMenu()->actions().front()->toolTip().endsWith(QLatin1String(name)));
+    }
+    QCOMPARE(asked, 0); // openPath's callers ask (File ▸ Open, Open Recent); the lesson not again
+
+    // Open Recent: the lesson again, after the "save changes?" question.
+    w.document()->markModified();
+    QVERIFY(editAndWait(w, [&] { w.files()->recentMenu()->actions().front()->trigger(); }));
+    QCOMPARE(asked, 1);
+    QCOMPARE(lessons->lessonCount(), bundledCount + 1);
+    QVERIFY(w.document()->schedule().groups ==
+            lessons->lesson(lessons->currentLesson())->start.groups);
+
+    // A bad lesson: FILE:LINE:COLUMN, nothing changed.
+    const QString bad = dir.filePath(QStringLiteral("bad.lesson.yaml"));
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("format: layerfuse/lesson@1\nname: x\ntitle: [unclosed\n");
+    f.close();
+    const Schedule kept = w.document()->schedule();
+    QString error;
+    QVERIFY(!w.files()->openPath(bad, &error));
+    QVERIFY2(error.contains(QLatin1String("bad.lesson.yaml:")), qPrintable(error));
+    QCOMPARE(errors.size(), 1);
+    QCOMPARE(lessons->lessonCount(), bundledCount + 1);
+    QVERIFY(w.document()->schedule() == kept);
 }
 
 QTEST_MAIN(TestTeachingPanel)

@@ -7,6 +7,7 @@
 #include "models/convfusion.h"
 #include "models/evaluate.h"
 #include "network/dims.h"
+#include "synthetic_networks.h"
 
 #include <benchmark/benchmark.h>
 
@@ -20,17 +21,7 @@ using lf::bench::load;
 namespace {
 
 Network chain(int n) {
-    std::string y = "format: layerfuse/network@1\nname: chain\ninputs:\n  - {name: in, channels: "
-                    "32, height: 56, width: 56}\nlayers:\n";
-    std::string prev = "in";
-    for (int k = 0; k < n; ++k) {
-        const std::string name = "c" + std::to_string(k);
-        y += "  - {name: " + name + ", type: conv, inputs: [" + prev +
-             "], out_channels: 32, kernel: " + (k % 2 ? "1" : "3") +
-             ", padding: " + (k % 2 ? "0" : "1") + "}\n";
-        prev = name;
-    }
-    auto r = readNetworkYaml(y, "chain");
+    auto r = readNetworkYaml(test::chainYaml(n), "chain");
     if (!r) throw std::runtime_error(r.error().toString());
     return *r;
 }

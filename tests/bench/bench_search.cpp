@@ -4,6 +4,7 @@
 //    time next to Optimus Table 5 (bottom-up, i7-6700): 171/0.48, 3510/2.73, 24250/5.01,
 //    50436/27.89, 1057/2.19 ms. `full` forms every candidate group as the paper counts them;
 //    the default prunes groups that hold a hopeless part (same scheme, fewer groups).
+//  - The same DP for GoogLeNet with every bundled hardware preset.
 //  - ConvFusion exploration: L3Net exhaustive (all tiles), VGG16 and ResNet-50 (depth ≤ 3,
 //    divisor tiles), with layer evaluations per second over all threads.
 //  - The single-layer evaluator's inner loop, one thread.
@@ -20,6 +21,8 @@
 #include <benchmark/benchmark.h>
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 using namespace lf;
 using lf::bench::load;
@@ -100,6 +103,40 @@ BENCHMARK(BM_OptimusDpOnline)
     ->MeasureProcessCPUTime()
     ->Unit(benchmark::kMillisecond)
     ->Repetitions(7)
+    ->ReportAggregatesOnly(true);
+
+// GoogLeNet, Table 5's largest group space, with every bundled hardware preset (the buffer
+// sets how many groups are valid and how many sub-problems the DP meets).
+std::vector<const char*> hardwarePresets() {
+    std::vector<const char*> names;
+    for (const BundledFile& f : bundledFiles())
+        if (f.kind == BundledKind::hardware) names.push_back(f.name);
+    return names;
+}
+
+void BM_OptimusDpPresets(benchmark::State& st) {
+    const char* preset = hardwarePresets()[size_t(st.range(0))];
+    const Network net = load("googlenet");
+    const Hardware hw = hardware(preset);
+    OptimusFuserResult r;
+    for (auto _ : st) {
+        r = optimusFuse(net, hw, OptimusFuserOptions{});
+        st.SetIterationTime(r.seconds); // the DP alone, as Optimus Table 5
+    }
+    st.SetLabel(std::string("googlenet on ") + preset);
+    st.counters["groups_evaluated"] = double(r.groups_evaluated);
+    st.counters["subproblems"] = double(r.subproblems);
+    st.counters["dp_steps"] = double(r.dp_steps);
+}
+BENCHMARK(BM_OptimusDpPresets)
+    ->Apply([](benchmark::internal::Benchmark* b) {
+        for (size_t i = 0; i < hardwarePresets().size(); ++i)
+            b->Arg(int64_t(i));
+    })
+    ->UseManualTime()
+    ->MeasureProcessCPUTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
     ->ReportAggregatesOnly(true);
 
 void explore(benchmark::State& st, const char* name, TileSet tiles) {

@@ -591,7 +591,7 @@ class TestBadInput : public QObject {
         NetworkSpec spec;
         spec.file = "many";
         spec.pos = SourcePos{1, 1};
-        spec.inputs.push_back(InputSpec{"x", Shape{1, 1, 1}, {}});
+        spec.inputs.push_back(InputSpec{"x", Shape{1, 1, 1}, {}, {}});
         spec.layers.resize(size_t(NetworkLimits::kMaxLayers));
         auto r = buildNetwork(spec);
         QVERIFY(!r.ok());

@@ -31,6 +31,25 @@ class TestSharedFigures : public QObject {
         QCOMPARE(fixedText(63.25, 1), std::string("63.2")); // round half to even in binary
     }
 
+    // One reading of the energy-delay product wherever it is shown: it read "83100 T
+    // pJ·cycles" (humanCount stops at T) in the trade-off dialog and "8.31e+16 pJ·cycles" in
+    // the status bar.
+    void energyDelayProduct() {
+        QCOMPARE(humanEdp(8.31e16), std::string("8.31e16 pJ·cycles"));
+        QCOMPARE(humanEdp(83.1e15), std::string("8.31e16 pJ·cycles"));
+        QCOMPARE(humanEdp(1e16), std::string("1.00e16 pJ·cycles"));
+        QCOMPARE(humanEdp(9.996e16), std::string("1.00e17 pJ·cycles")); // rounds up a decade
+        QCOMPARE(humanEdp(123456), std::string("1.23e5 pJ·cycles"));
+        QCOMPARE(humanEdp(1e4), std::string("1.00e4 pJ·cycles"));
+        QCOMPARE(humanEdp(9999), std::string("9999 pJ·cycles"));
+        QCOMPARE(humanEdp(512.4), std::string("512 pJ·cycles"));
+        QCOMPARE(humanEdp(0), std::string("0 pJ·cycles"));
+        QCOMPARE(humanEdp(2.5e123), std::string("2.50e123 pJ·cycles"));
+        // The studio's EDP of a network: energy (pJ) × latency (cycles), as objectiveValue.
+        QCOMPARE(humanEdp(objectiveValue(Objective::edp, 0, 2.5e6, 4e7)),
+                 std::string("1.00e14 pJ·cycles"));
+    }
+
     void bitsAndBytes() {
         QCOMPARE(bitsToBytes(0), int64_t(0));
         QCOMPARE(bitsToBytes(1), int64_t(1)); // rounded up

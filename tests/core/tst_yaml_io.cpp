@@ -223,7 +223,7 @@ class TestYamlIo : public QObject {
         spec.file = "mem";
         spec.name = nm;
         spec.description = nm;
-        spec.inputs.push_back(InputSpec{nm, Shape{1, 2, 2}, {}});
+        spec.inputs.push_back(InputSpec{nm, Shape{1, 2, 2}, {}, {}});
         LayerSpec l;
         l.layer.name = nm + "_c";
         l.layer.type = LayerType::conv;

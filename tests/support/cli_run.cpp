@@ -12,9 +12,18 @@ std::string CliRun::describe() const {
 }
 
 CliRun runCli(const QStringList& args, int timeout_ms) {
+    CliRunOptions o;
+    o.timeout_ms = timeout_ms;
+    return runCli(args, o);
+}
+
+CliRun runCli(const QStringList& args, const CliRunOptions& options) {
+    const int timeout_ms = options.timeout_ms;
     QProcess p;
     p.setProgram(cliPath());
     p.setArguments(args);
+    if (!options.working_directory.isEmpty()) p.setWorkingDirectory(options.working_directory);
+    if (!options.stdout_file.isEmpty()) p.setStandardOutputFile(options.stdout_file);
     p.start();
     CliRun r;
     if (!p.waitForStarted(10000)) {

@@ -7,7 +7,9 @@
 #include "partition/rf_share_editor.h"
 #include "partition/subarray_canvas.h"
 #include "test_support.h"
+#include "text_fit/clipped_text.h"
 
+#include <QHeaderView>
 #include <QLabel>
 #include <QRadioButton>
 #include <QRandomGenerator>
@@ -100,6 +102,7 @@ class TestPartitionEditor : public QObject {
     void rebalanceByHand();
     void dragNeverLeavesArrayOrOverlaps();
     void titleNamesGroupAndArray();
+    void manyLayersKeepTheHeadersWhole();
 };
 
 void TestPartitionEditor::dragEdgeResizesToDivisor() {
@@ -392,6 +395,68 @@ void TestPartitionEditor::titleNamesGroupAndArray() {
     ed.setSelection({{}, 0});
     const QString name = QString::fromStdString(unfused.schedule.groups[0].name);
     QVERIFY(titled(QStringLiteral("Group %1 — 1 layer on a 32 × 16 PE array").arg(name)));
+}
+
+// A group of 19 layers (what Auto-fuse makes of ResNet-18's tail on hwff-config-1), split
+// spatially after being temporal: every figure shows its change, and in a dock as narrow as at
+// 1920 × 1080 the shares column was squeezed below the width of its header "Share".
+void TestPartitionEditor::manyLayersKeepTheHeadersWhole() {
+    StudioState s;
+    s.network = test::bundledNetwork("resnet18");
+    s.hardware = test::bundledHardware("hwff-config-1");
+    s.schedule = defaultSchedule(s.network, s.hardware);
+    FusionGroup g;
+    g.name = "tail";
+    g.strategy = Strategy::reuse; // as Auto-fuse makes it (recomputing 19 layers deep explodes)
+    for (LayerId id = s.network.find("layer2.1.conv1"); id < s.network.size(); ++id)
+        g.layers.push_back(id);
+    QCOMPARE(g.layers.size(), size_t(19));
+    std::vector<FusionGroup> groups;
+    for (const FusionGroup& one : s.schedule.groups)
+        if (std::find(g.layers.begin(), g.layers.end(), one.layers.front()) == g.layers.end())
+            groups.push_back(one);
+    groups.push_back(g);
+    s.schedule.groups = groups;
+    normalize(s.schedule, s.network);
+    const int tail = int(s.schedule.groups.size()) - 1;
+    QCOMPARE(s.schedule.groups[size_t(tail)].layers.size(), size_t(19));
+    s.metrics = std::make_shared<const Metrics>(evaluate(s.network, s.hardware, s.schedule));
+
+    PartitionEditor ed;
+    ed.setState(s);
+    ed.setSelection({{}, tail});
+    ed.resize(800, 700);
+    ed.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&ed));
+    // The edit: the group split spatially, every figure against the temporal one.
+    s.previous = s.metrics;
+    s.schedule.groups[size_t(tail)].partition.kind = PartitionKind::spatial;
+    s.metrics = std::make_shared<const Metrics>(evaluate(s.network, s.hardware, s.schedule));
+    ed.setState(s);
+    // The user narrows the dock by its edge.
+    for (int width = 800; width >= 500; width -= 20) {
+        ed.resize(width, 700);
+        QCoreApplication::processEvents();
+    }
+    QTableWidget* t = ed.resultTable();
+    QCOMPARE(t->rowCount(), 19);
+    QVERIFY2(t->item(0, 3)->text().contains(QStringLiteral("%")),
+             qPrintable(t->item(0, 3)->text()));
+    auto clipped = [&] {
+        QStringList texts;
+        for (const ClippedText& c : clippedTexts(&ed))
+            texts << describe(c);
+        return texts;
+    };
+    QTRY_VERIFY2(clipped().isEmpty(), qPrintable(clipped().join('\n')));
+    const int share = t->horizontalHeader()->sectionSizeHint(1);
+    QVERIFY(t->columnWidth(1) >= share);
+    QVERIFY(t->viewport()->height() >= 3 * t->rowHeight(0)); // rows to read, not a sliver
+    // Narrower still, and scrolled to the longest names: whole or there to scroll to.
+    ed.resize(380, 700);
+    t->scrollToBottom();
+    QTRY_VERIFY2(clipped().isEmpty(), qPrintable(clipped().join('\n')));
+    QVERIFY(t->columnWidth(1) >= share);
 }
 
 QTEST_MAIN(TestPartitionEditor)

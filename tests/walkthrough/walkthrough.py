@@ -3,9 +3,13 @@
 server (Xvfb, the openbox window manager, xdotool for the mouse and keys, ImageMagick's
 import for screenshots). Every step is screenshotted into OUT; the run fails on a crash, a
 dialog left open, a dialog where none belongs, or a dock whose text does not fit.
+Beyond the five minutes: a drag in the partition editor and its undo, the History and
+Partition docks after Auto-fuse (long undo texts, a group of many layers), and the six
+bundled lessons, each opened, every hint shown and its solution meeting its targets.
 
 The studio tells what it shows through `--ui-report FILE` (open dialogs, clipped texts,
-where the layers and dock tabs are on the screen); the script clicks and types like a user.
+where the layers, dock tabs, lessons and strips of PEs are on the screen); the script
+clicks and types like a user.
 
     walkthrough.py --studio build/app/gui/layerfuse --onnx tests/data/onnx/x.onnx --out DIR
     walkthrough.py ... --readme-screenshot docs/screenshot.png   # regenerates the README's
@@ -148,6 +152,37 @@ class Walkthrough:
         self.click(r["tabs"][text])
         self.settle()
 
+    def click_widget(self, name):
+        r = self.wait_for("the button " + name, lambda r: name in r["widgets"], 10)
+        self.click(r["widgets"][name])
+
+    def drag(self, start, end, steps=8):
+        """Press at start, move to end in steps (a drag the widget sees move), release."""
+        (x0, y0), (x1, y1) = start, end
+        self.xdo("mousemove", str(x0), str(y0))
+        self.xdo("mousedown", "1")
+        for k in range(1, steps + 1):
+            self.xdo("mousemove", str(x0 + (x1 - x0) * k // steps),
+                     str(y0 + (y1 - y0) * k // steps))
+            time.sleep(0.03)
+        self.xdo("mouseup", "1")
+
+    def find_layer(self, name):
+        """Find (Ctrl+F) selects the layer and scrolls the canvas to it."""
+        self.key("ctrl+f")
+        self.type_text(name)
+        self.key("Return")
+        self.key("Escape")  # the completer's list, then the find bar
+        self.key("Escape")
+
+    def undo_to_unmodified(self, what):
+        for _ in range(8):
+            if not self.report()["modified"]:
+                break
+            self.key("ctrl+z")
+            self.settle(0.5)
+        self.wait_for(what, lambda r: not r["modified"] and r["evaluated"], 20)
+
     def key(self, keys):
         self.xdo("key", "--clearmodifiers", keys)
 
@@ -167,11 +202,7 @@ class Walkthrough:
         self.shot("start")
 
         print("2. fuse layer1.0.conv1 and layer1.0.conv2 (click, Shift-click, Ctrl+G)", flush=True)
-        self.key("ctrl+f")
-        self.type_text("layer1.0.conv1")
-        self.key("Return")
-        self.key("Escape")  # the completer's list, then the find bar
-        self.key("Escape")
+        self.find_layer("layer1.0.conv1")
         self.settle(0.8)  # the find bar closes and the canvas moves up: fresh positions
         r = self.wait_for("both layers in sight", lambda r: "layer1.0.conv1" in r["nodes"]
                           and "layer1.0.conv2" in r["nodes"], 10)
@@ -194,6 +225,7 @@ class Walkthrough:
         self.settle(0.8)
         self.check_readable("the Partition dock, spatial")
         self.shot("partition-spatial")
+        self.partition_drag()
 
         print("4. the teaching docks", flush=True)
         for tab in ("Loop Nest", "Tile Pyramid", "Why This Number", "Compare", "Lessons"):
@@ -214,15 +246,39 @@ class Walkthrough:
         self.key("Return")  # Apply
         self.wait_for("the auto-fused schedule", lambda r: not r["dialogs"] and r["evaluated"]
                       and r["groups"] < start_groups - 1, 60)
-        self.check_readable("after Auto-fuse")
+        r = self.check_readable("after Auto-fuse")
         self.shot("autofused")
+        # The undo texts of Auto-fuse are long: elided with a tooltip, never cut.
+        self.click_tab("History")
+        r = self.check_readable("the History dock after Auto-fuse")
+        self.shot("history")
+        text, rect = r["history"][-1]  # the Auto-fuse step: its whole text on pointing at it
+        x, y, w, h = rect
+        self.xdo("mousemove", str(x + min(w, 200) // 2), str(y + h // 2))
+        self.wait_for("the tooltip of the Auto-fuse step", lambda r: r["tooltip"] == text, 10)
+        self.shot("history-tooltip")
+        self.click_tab("Layers")
+        # The largest group made: its partition table has a row per layer.
+        largest = max(r["groupLayers"], key=len)
+        print("  the largest group: %d layers" % len(largest), flush=True)
+        self.find_layer(largest[0])
+        self.click_tab("Partition")
+        self.wait_for("the largest group in the Partition dock", lambda r: r["partition"]
+                      and len(r["partition"]["layers"]) == len(largest), 10)
+        self.check_readable("the Partition dock of a %d-layer group" % len(largest))
+        self.shot("partition-largest-group")
+        # Split the array between them: every figure of the table moves and shows its change.
+        self.click_widget("spatial")
+        self.wait_for("the %d layers on strips" % len(largest), lambda r: r["partition"]
+                      .get("spatial") and r["evaluated"], 10)
+        self.check_readable("the Partition dock of a %d-layer group, spatial" % len(largest))
+        self.shot("partition-largest-group-spatial")
+        self.key("ctrl+z")
+        self.wait_for("the temporal partition back", lambda r: not r["partition"]
+                      .get("spatial"), 10)
         if self.args.readme_screenshot:
             # The README's picture: a layer of the auto-fused schedule and its loop nest.
-            self.key("ctrl+f")
-            self.type_text("layer2.1.conv2")
-            self.key("Return")
-            self.key("Escape")  # the completer's list, then the find bar
-            self.key("Escape")
+            self.find_layer("layer2.1.conv2")
             self.click_tab("Loop Nest")
             self.click_tab("Layer")
             self.settle(1.0)
@@ -245,13 +301,8 @@ class Walkthrough:
 
         if self.args.onnx:
             print("1b. File > Import ONNX: the input shape, then the network", flush=True)
-            for _ in range(6):  # back to the opened schedule: nothing to save
-                if not self.report()["modified"]:
-                    break
-                self.key("ctrl+z")
-                self.settle(0.5)
-            self.wait_for("the unmodified network", lambda r: r["groups"] == start_groups
-                          and not r["modified"], 20)
+            self.undo_to_unmodified("the unmodified network")  # nothing to save
+            self.wait_for("the opened schedule", lambda r: r["groups"] == start_groups, 20)
             self.key("ctrl+i")
             self.wait_for("the file dialog", lambda r: len(r["dialogs"]) == 1, 10)
             self.settle(0.5)
@@ -270,7 +321,9 @@ class Walkthrough:
             self.check_readable("the imported network")
             self.shot("onnx-imported")
 
-        print("6. quit", flush=True)
+        self.lessons()
+
+        print("8. quit", flush=True)
         self.key("ctrl+q")
         try:
             code = self.studio.wait(20)
@@ -280,6 +333,52 @@ class Walkthrough:
                          + json.dumps(self.report()["dialogs"]))
         if code != 0:
             raise Failed("the studio exited with code %d" % code)
+
+    def partition_drag(self):
+        """Drag the right edge of the first strip of PEs halfway left: the share shrinks to a
+        divisor of the array; one undo brings it back."""
+        r = self.wait_for("the strips of PEs", lambda r: r["partition"].get("spatial") and all(
+            "rect" in l for l in r["partition"]["layers"]), 10)
+        first = r["partition"]["layers"][0]
+        before = first["share"]
+        x, y, w, h = first["rect"]
+        self.drag((x + w - 2, y + h // 2), (x + w - 2 - w // 2, y + h // 2))
+        r = self.wait_for("a narrower first strip", lambda r: r["partition"]["layers"][0]["share"]
+                          != before and r["evaluated"], 10)
+        print("  dragged: %s -> %s" % (before, r["partition"]["layers"][0]["share"]), flush=True)
+        self.check_readable("the Partition dock after a drag")
+        self.shot("partition-dragged")
+        self.key("ctrl+z")
+        self.wait_for("the strip back", lambda r: r["partition"]["layers"][0]["share"] == before
+                      and r["evaluated"], 10)
+
+    def lessons(self):
+        """Every bundled lesson: open it, every hint, the solution (its targets met)."""
+        self.undo_to_unmodified("nothing to save before the lessons")
+        self.click_tab("Lessons")
+        count = self.report()["lessons"]["count"]
+        print("7. the %d lessons" % count, flush=True)
+        for i in range(count):
+            r = self.wait_for("the lesson list", lambda r: r["lessons"]["rows"][i], 10)
+            self.click(r["lessons"]["rows"][i])
+            self.wait_for("lesson %d shown" % (i + 1), lambda r: r["lessons"]["current"] == i, 10)
+            self.click_widget("openLesson")
+            r = self.wait_for("lesson %d open" % (i + 1), lambda r: r["lessons"]["active"]
+                              and r["evaluated"] and not r["dialogs"], 60)
+            self.check_readable("lesson %d opened" % (i + 1))
+            self.shot("lesson-%d" % (i + 1))
+            for k in range(r["lessons"]["hints"]):
+                self.click_widget("showHint")
+                self.wait_for("hint %d" % (k + 1), lambda r: r["lessons"]["hintsShown"] == k + 1,
+                              10)
+                self.check_readable("lesson %d, hint %d" % (i + 1, k + 1))
+            self.shot("lesson-%d-hints" % (i + 1))
+            self.click_widget("showSolution")
+            self.wait_for("lesson %d solved" % (i + 1), lambda r: r["lessons"]["met"]
+                          and r["evaluated"] and r["modified"], 60)
+            self.check_readable("lesson %d solved" % (i + 1))
+            self.shot("lesson-%d-solved" % (i + 1))
+            self.undo_to_unmodified("lesson %d back to its start" % (i + 1))
 
 
 def main():

@@ -1,5 +1,6 @@
 #include "metrics/metric_grid.h"
 
+#include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
 
@@ -38,6 +39,11 @@ void MetricGrid::addRow(const QString& key, const QString& label, const QString&
     r.value->setTextInteractionFlags(Qt::TextSelectableByMouse);
     r.delta->setMinimumWidth(r.delta->fontMetrics().horizontalAdvance(QStringLiteral("▲ 100 %")));
     if (!tooltip.isEmpty()) r.label->setToolTip(tooltip);
+    for (QLabel* l : {r.label, r.value}) {
+        l->setProperty("metricKey", key);
+        l->installEventFilter(this);
+    }
+    order_ << key;
     layout_->addWidget(r.label, nextRow_, 0);
     layout_->addWidget(r.value, nextRow_, 1);
     layout_->addWidget(r.delta, nextRow_, 2);
@@ -104,6 +110,42 @@ QString MetricGrid::deltaText(const QString& key) const {
 QColor MetricGrid::deltaColor(const QString& key) const {
     auto it = rows_.find(key);
     return it == rows_.end() ? QColor() : it->deltaColor;
+}
+
+void MetricGrid::setWhatsThis(const QString& key, const QString& text) {
+    auto it = rows_.find(key);
+    if (it == rows_.end()) return;
+    it->label->setWhatsThis(text);
+    it->value->setWhatsThis(text);
+}
+
+bool MetricGrid::eventFilter(QObject* watched, QEvent* event) {
+    // Reported before the label shows its text (QWidget::event), so that the figure's
+    // explanation opens beside the popup.
+    if (event->type() == QEvent::WhatsThis) {
+        const QString key = watched->property("metricKey").toString();
+        if (rows_.contains(key)) emit whatsThisRequested(key);
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QStringList MetricGrid::keys() const {
+    return order_;
+}
+
+QString MetricGrid::labelText(const QString& key) const {
+    auto it = rows_.find(key);
+    return it == rows_.end() ? QString() : it->label->text().trimmed();
+}
+
+QString MetricGrid::toolTip(const QString& key) const {
+    auto it = rows_.find(key);
+    return it == rows_.end() ? QString() : it->label->toolTip();
+}
+
+QWidget* MetricGrid::labelWidget(const QString& key) const {
+    auto it = rows_.find(key);
+    return it == rows_.end() ? nullptr : it->label;
 }
 
 } // namespace lf

@@ -1,8 +1,10 @@
 #include "metrics/metric_sections.h"
 
 #include "metrics/metric_grid.h"
+#include "metrics/units.h"
 
 #include <QCoreApplication>
+#include <QHash>
 
 #include <optional>
 
@@ -28,6 +30,9 @@ QString fmtEnergy(double v) {
 }
 QString fmtPercent(double v) {
     return formatPercent(v);
+}
+QString fmtEdp(double v) {
+    return QString::fromStdString(humanEdp(v));
 }
 QString fmtRatio(double v) {
     return formatRatio(v) + QStringLiteral(" MAC/B");
@@ -98,6 +103,18 @@ void addLatencyRows(MetricGrid& g, const QString& p, bool total) {
     if (total) g.addRow(p + "bound", tr("   bound"));
 }
 
+// Energy × latency, the objective Auto-fuse can minimise (search/objective.h).
+void addEdpRow(MetricGrid& g, const QString& p) {
+    g.addRow(p + "edp", tr("Energy × delay"),
+             tr("Energy-delay product: energy (pJ) × latency (cycles); 8.31e16 reads "
+                "8.31 × 10¹⁶"));
+}
+
+template <class T> void showEdp(MetricGrid& g, const QString& p, const T& cur, const T* prev) {
+    auto edp = [](const T& t) { return t.energy.total() * double(t.latency_cycles); };
+    g.setFigure(p + "edp", edp(cur), prevOf(prev, edp), Better::lower, fmtEdp);
+}
+
 } // namespace
 
 // --- totals --------------------------------------------------------------------------------
@@ -113,6 +130,7 @@ void addTotalsRows(MetricGrid& g, const QString& p) {
     g.addRow(p + "fits", tr("   fits"), tr("Whether every group fits the on-chip buffer"));
     addLatencyRows(g, p, true);
     addEnergyRows(g, p);
+    addEdpRow(g, p);
     g.addRow(p + "ctc", tr("CTC ratio"), tr("Computation-to-communication: MACs per DRAM byte"));
     g.addRow(p + "utilization", tr("PE utilization"), tr("MACs / (cycles × PEs)"));
 }
@@ -146,6 +164,7 @@ void showTotals(MetricGrid& g, const QString& p, const Totals& c, const Totals* 
                 prevOf(v, [](const Totals& t) { return t.memory_cycles; }), Better::lower, cycles);
     g.setText(p + "bound", boundText(c.bound));
     showEnergy(g, p, c.energy, v ? &v->energy : nullptr);
+    showEdp(g, p, c, v);
     g.setFigure(p + "ctc", c.ctc, prevOf(v, [](const Totals& t) { return t.ctc; }), Better::higher,
                 fmtRatio);
     g.setFigure(p + "utilization", c.utilization,
@@ -165,6 +184,7 @@ void addGroupRows(MetricGrid& g, const QString& p) {
     g.addRow(p + "out_tile", tr("Output tile in use"));
     addLatencyRows(g, p, true);
     addEnergyRows(g, p);
+    addEdpRow(g, p);
     g.addRow(p + "ctc", tr("CTC ratio"), tr("Computation-to-communication: MACs per DRAM byte"));
     g.addRow(p + "utilization", tr("PE utilization"));
 }
@@ -200,6 +220,7 @@ void showGroup(MetricGrid& g, const QString& p, const GroupMetrics& c, const Gro
                 cycles);
     g.setText(p + "bound", boundText(c.bound));
     showEnergy(g, p, c.energy, v ? &v->energy : nullptr);
+    showEdp(g, p, c, v);
     g.setFigure(p + "ctc", c.ctc, prevOf(v, [](const GroupMetrics& t) { return t.ctc; }),
                 Better::higher, fmtRatio);
     g.setFigure(p + "utilization", c.utilization,
@@ -272,6 +293,65 @@ void showLayer(MetricGrid& g, const QString& p, const LayerMetrics& c, const Lay
                 prevOf(v, [](const LayerMetrics& t) { return t.utilization; }), Better::higher,
                 fmtPercent);
     showEnergy(g, p, c.energy, v ? &v->energy : nullptr);
+}
+
+// --- what's this -----------------------------------------------------------------------
+
+MetricExplanation metricExplanation(const QString& key) {
+    const qsizetype dot = key.indexOf(QLatin1Char('.'));
+    const QString scope = key.left(dot), name = key.mid(dot + 1);
+    const QStringList traffic{QStringLiteral("Acc_X"), QStringLiteral("Acc_W"),
+                              QStringLiteral("Acc_Y")};
+    if (scope == QLatin1String("layer")) {
+        static const QHash<QString, QStringList> layer{
+            {QStringLiteral("macs"), {QStringLiteral("MACs")}},
+            {QStringLiteral("recompute_macs"), {QStringLiteral("MACs")}},
+            {QStringLiteral("buf_x"), {QStringLiteral("Buf_X")}},
+            {QStringLiteral("buf_y"), {QStringLiteral("Buf_Y")}},
+            {QStringLiteral("buf_w"), {QStringLiteral("Buf_W")}},
+            {QStringLiteral("dram_bytes"), traffic},
+            {QStringLiteral("dram_input"), {QStringLiteral("Acc_X")}},
+            {QStringLiteral("dram_weight"), {QStringLiteral("Acc_W")}},
+            {QStringLiteral("dram_output"), {QStringLiteral("Acc_Y")}},
+            {QStringLiteral("dram_psum"), {QStringLiteral("Acc_Y")}}};
+        return {layer.value(name), false};
+    }
+    if (scope == QLatin1String("group")) {
+        const QStringList groupTraffic{QStringLiteral("Traffic"), QStringLiteral("MemoryCost")};
+        static const QHash<QString, QStringList> group{
+            {QStringLiteral("macs"), {QStringLiteral("MACs")}},
+            {QStringLiteral("recompute_macs"), {QStringLiteral("MACs")}},
+            {QStringLiteral("buffer"),
+             {QStringLiteral("Buffer"), QStringLiteral("Fusion buffer"),
+              QStringLiteral("fmap buffer")}},
+            {QStringLiteral("out_tile"), {QStringLiteral("t_h")}},
+            {QStringLiteral("dram_bytes"), groupTraffic},
+            {QStringLiteral("dram_input"), groupTraffic},
+            {QStringLiteral("dram_weight"), groupTraffic},
+            {QStringLiteral("dram_output"), groupTraffic},
+            {QStringLiteral("dram_psum"), groupTraffic}};
+        return {group.value(name), true};
+    }
+    return {};
+}
+
+QString metricWhatsThis(const QString& key, const QString& label, const QString& toolTip) {
+    QString text = QStringLiteral("<b>%1</b>").arg(label.toHtmlEscaped());
+    if (!toolTip.isEmpty()) text += QStringLiteral(": ") + toolTip.toHtmlEscaped();
+    const MetricExplanation e = metricExplanation(key);
+    if (!e.formulas.isEmpty())
+        text += tr("<p>Why This Number shows its formula <i>%1</i> term by term, with the "
+                   "paper and equation it comes from.</p>")
+                    .arg(e.formulas.join(QStringLiteral(" / ")).toHtmlEscaped());
+    else if (key.startsWith(QLatin1String("total.")))
+        text += tr("<p>The whole network's figure, summed over its fusion groups. Select a group "
+                   "or a layer: What's This on its buffers, traffic and MACs opens their "
+                   "formulas in Why This Number.</p>");
+    else
+        text += tr("<p>Computed from the figures that Why This Number breaks down (buffers, "
+                   "traffic, MACs) and the hardware; the manual's Metrics section gives its "
+                   "source.</p>");
+    return text;
 }
 
 const GroupMetrics* findGroupMetrics(const Metrics* m, const std::string& name) {

@@ -8,6 +8,7 @@
 #include "metrics/metrics.h"
 
 #include <QString>
+#include <QStringList>
 
 namespace lf {
 
@@ -26,6 +27,19 @@ void showGroup(MetricGrid& grid, const QString& prefix, const GroupMetrics& cur,
 void addLayerRows(MetricGrid& grid, const QString& prefix);
 void showLayer(MetricGrid& grid, const QString& prefix, const LayerMetrics& cur,
                const LayerMetrics* prev, const Hardware& hw);
+
+// The "Why this number" entry of a figure (core/teaching/explain.h): the names of the
+// formulas that produce it, the first one shown wins (a group's buffer is "Buffer" under
+// recompute, "Fusion buffer" under reuse, "fmap buffer" under optimus), in the group's
+// section or the layer's. Empty for figures that are not broken down there (network totals,
+// energy, latency).
+struct MetricExplanation {
+    QStringList formulas;
+    bool ofGroup = false;
+};
+MetricExplanation metricExplanation(const QString& key);
+// The What's This text of a figure: what it is and where Why This Number explains it.
+QString metricWhatsThis(const QString& key, const QString& label, const QString& toolTip);
 
 // The counterpart of a group / layer in the metrics before the last edit: groups are matched
 // by name (indices shift when groups are fused or split), layers by id and name.

@@ -68,6 +68,11 @@ MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
     v->addWidget(layer_);
     v->addStretch(1);
     scroll_->setWidget(body);
+    for (MetricGrid* g : {totals_, group_, layer_}) {
+        for (const QString& key : g->keys())
+            g->setWhatsThis(key, metricWhatsThis(key, g->labelText(key), g->toolTip(key)));
+        connect(g, &MetricGrid::whatsThisRequested, this, &MetricsPanel::explainRequested);
+    }
     refresh();
 }
 

@@ -1,6 +1,7 @@
 // MetricsPanel: the whole network's figures plus those of the selected group and layer, in
 // human units, each with its change ▲▼ against the metrics before the last edit (green when
-// better, red when worse). Shows; never edits.
+// better, red when worse). What's This on a figure says what it is and asks for its "Why
+// this number" entry (explainRequested). Shows; never edits.
 #pragma once
 
 #include "studio_state.h"
@@ -25,6 +26,10 @@ class MetricsPanel : public QWidget {
     const MetricGrid* totalsGrid() const { return totals_; }
     const MetricGrid* groupGrid() const { return group_; }
     const MetricGrid* layerGrid() const { return layer_; }
+
+  signals:
+    // What's This on the figure `key` ("layer.buf_x", "group.buffer", "total.macs").
+    void explainRequested(const QString& key);
 
   private:
     void refresh();

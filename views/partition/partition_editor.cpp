@@ -6,14 +6,17 @@
 #include "partition/rf_share_editor.h"
 #include "partition/subarray_canvas.h"
 #include "qt_text.h"
+#include "text_fit/column_fit.h"
 
 #include <QButtonGroup>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -116,11 +119,17 @@ PartitionEditor::PartitionEditor(QWidget* parent) : QWidget(parent) {
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionMode(QAbstractItemView::NoSelection);
     // The figures whole; the shares (the longest text) take what is left, elided in the
-    // middle, so that no column is cut by the edge of a narrow dock.
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setSectionResizeMode(kResource, QHeaderView::Stretch);
+    // middle on one line, but never less than their header (fitColumns).
     table_->horizontalHeader()->setStretchLastSection(false);
     table_->setTextElideMode(Qt::ElideMiddle);
+    table_->setWordWrap(false);
+    table_->viewport()->installEventFilter(this);
+    connect(table_->verticalScrollBar(), &QScrollBar::valueChanged, this, [this] { fitColumns(); });
+    // Three rows in sight at least: the PE array above gives up the room first.
+    table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height() +
+                             3 * table_->verticalHeader()->defaultSectionSize() +
+                             table_->horizontalScrollBar()->sizeHint().height() +
+                             2 * table_->frameWidth());
     split->addWidget(kindPages_);
     split->addWidget(table_);
     split->setStretchFactor(0, 3);
@@ -275,6 +284,19 @@ void PartitionEditor::refreshTable() {
         cell(row, kUtilization,
              (formatPercent(lm->utilization) + QLatin1Char(' ') + du.text).trimmed(), du.color());
     }
+    fitColumns();
+}
+
+void PartitionEditor::fitColumns() {
+    // With a group of many layers the figures show their changes and leave the shares little
+    // room: the shares keep at least their header's width, the figures after them that do not
+    // fit are there to scroll to.
+    fitColumnsToView(table_, kResource, table_->horizontalHeader()->sectionSizeHint(kResource));
+}
+
+bool PartitionEditor::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == table_->viewport() && event->type() == QEvent::Resize) fitColumns();
+    return QWidget::eventFilter(watched, event);
 }
 
 void PartitionEditor::propose(const FusionGroup& g, const QString& text, int mergeId) {

@@ -41,9 +41,13 @@ class PartitionEditor : public QWidget {
     void groupEdited(int groupIndex, lf::FusionGroup group, QString text, int mergeId);
     void selectionRequested(lf::StudioSelection selection);
 
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
   private:
     void refresh();
     void refreshTable();
+    void fitColumns();
     const FusionGroup* current() const;
     void propose(const FusionGroup& g, const QString& text, int mergeId);
     void onKindChosen(bool spatial);

@@ -365,6 +365,8 @@ QString ExploreDialog::summary(int k) const {
         text += tr("<br>Energy: %1").arg(qs(humanEnergy(r.energy_pj)));
         text += tr("<br>Latency: %1 (%2 cycles)")
                     .arg(qs(humanTime(r.latency_s)), qs(humanCount(double(r.latency_cycles))));
+        text +=
+            tr("<br>Energy × delay: %1").arg(qs(humanEdp(r.energy_pj * double(r.latency_cycles))));
         text += tr("<br>Groups: %1, %2 fused").arg(r.groups).arg(r.fused_groups);
     }
     text += tr("<br><i>Click to apply</i>");

@@ -46,8 +46,7 @@ TradeOffDialog::TradeOffDialog(const Metrics& before, const Metrics& after,
         {tr("Latency"), x.latency_s, y.latency_s, [](double s) { return humanTime(s); }},
         {tr("Energy"), x.energy.total(), y.energy.total(), [](double e) { return humanEnergy(e); }},
         {tr("Energy × delay"), objectiveValue(before, Objective::edp),
-         objectiveValue(after, Objective::edp),
-         [](double v) { return humanCount(v) + " pJ·cycles"; }},
+         objectiveValue(after, Objective::edp), [](double v) { return humanEdp(v); }},
     };
     table_ = new QTableWidget(int(rows.size()), 4, this);
     table_->setObjectName(QStringLiteral("tradeOff"));

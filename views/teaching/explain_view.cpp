@@ -98,6 +98,22 @@ QTreeWidgetItem* ExplainView::formulaItem(const QString& name, bool ofGroup) con
     return nullptr;
 }
 
+bool ExplainView::showFormula(const QStringList& names, bool ofGroup) {
+    auto find = [&](bool group) -> QTreeWidgetItem* {
+        for (const QString& n : names)
+            if (QTreeWidgetItem* item = formulaItem(n, group)) return item;
+        return nullptr;
+    };
+    QTreeWidgetItem* item = find(ofGroup);
+    if (!item && ofGroup && !group_) item = find(false);
+    if (!item) return false;
+    for (QTreeWidgetItem* p = item; p; p = p->parent())
+        p->setExpanded(true);
+    tree_->setCurrentItem(item);
+    tree_->scrollToItem(item, QAbstractItemView::PositionAtTop);
+    return true;
+}
+
 QTreeWidgetItem* ExplainView::addSection(const QString& key, const QString& title,
                                          bool expandedByDefault) {
     auto* item = new QTreeWidgetItem(tree_);

@@ -35,6 +35,10 @@ class ExplainView : public QWidget {
     // The row of a formula ("Buf_X", "Trans_X", "MACs", "Fusion buffer"): the layer's when
     // `ofGroup` is false, else the group's; nullptr when not shown.
     QTreeWidgetItem* formulaItem(const QString& name, bool ofGroup = false) const;
+    // Selects, expands and scrolls to the first of `names` shown (in the group's section when
+    // `ofGroup`; the layer's when the group has no section of its own: a one-layer group's
+    // figures are its layer's). False when none is shown.
+    bool showFormula(const QStringList& names, bool ofGroup);
 
     enum Column { cFigure, cValue, cSource, cWhy, cColumns };
 

@@ -48,6 +48,7 @@ LessonsView::LessonsView(QWidget* parent) : QWidget(parent) {
     list_->setObjectName(QStringLiteral("lessonList"));
     tv->addWidget(list_);
     open_ = new QPushButton(tr("Open lesson"), top);
+    open_->setObjectName(QStringLiteral("openLesson"));
     open_->setToolTip(tr("Load the lesson's network, hardware and starting schedule"));
     tv->addWidget(open_);
     split->addWidget(top);
@@ -90,6 +91,9 @@ LessonsView::LessonsView(QWidget* parent) : QWidget(parent) {
     solution_ = new QPushButton(tr("Show solution"), body);
     solution_->setToolTip(tr("Apply the lesson's known solution (undo brings your schedule back)"));
     restart_ = new QPushButton(tr("Restart"), body);
+    hint_->setObjectName(QStringLiteral("showHint"));
+    solution_->setObjectName(QStringLiteral("showSolution"));
+    restart_->setObjectName(QStringLiteral("restartLesson"));
     restart_->setToolTip(tr("Go back to the lesson's starting schedule (undoable)"));
     buttons->addWidget(hint_);
     buttons->addStretch(1);
@@ -140,13 +144,21 @@ void LessonsView::loadBundled() {
 }
 
 int LessonsView::addLesson(const Lesson& lesson) {
-    Entry e;
-    e.name = qs(lesson.name);
-    auto* item = new QListWidgetItem(qs(lesson.title), list_);
-    item->setToolTip(tr("%1 — from a file").arg(e.name));
+    const QString name = qs(lesson.name);
+    int index = 0;
+    while (index < lessonCount() && entries_[size_t(index)].name != name)
+        ++index;
+    if (index == lessonCount()) {
+        new QListWidgetItem(list_);
+        entries_.push_back({name, {}, {}});
+    }
+    Entry& e = entries_[size_t(index)];
     e.lesson = lesson;
-    entries_.push_back(std::move(e));
-    const int index = lessonCount() - 1;
+    e.error.clear();
+    QListWidgetItem* item = list_->item(index);
+    item->setText(qs(lesson.title));
+    item->setToolTip(tr("%1 — from a file").arg(name));
+    current_ = -1; // shown anew, also when it was the current entry
     setCurrentLesson(index);
     return index;
 }

@@ -38,7 +38,8 @@ class LessonsView : public QWidget {
     QString loadError(int index) const;
 
     // A lesson read from a file (e.g. one a teacher saved): listed after the bundled ones
-    // and shown; returns its index.
+    // and shown; returns its index. A lesson of a name already listed replaces that entry
+    // (opening the same file again, or an edited copy of a bundled lesson, lists it once).
     int addLesson(const Lesson& lesson);
 
     // The lesson shown (-1: none) and its status against the current state.

@@ -38,7 +38,7 @@ QString objectiveValue(double v, Objective o) {
     case Objective::latency:
         return QObject::tr("%1 cycles").arg(qs(humanCount(v)));
     case Objective::edp:
-        return QObject::tr("%1 pJ·cycles").arg(v, 0, 'g', 4);
+        return qs(humanEdp(v));
     }
     return {};
 }
@@ -94,6 +94,10 @@ AutomationController::~AutomationController() {
     // Without a window these are this controller's.
     if (tsoView_ && !tsoView_->parent()) delete tsoView_;
     if (explore_ && !explore_->parent()) delete explore_;
+}
+
+TsoSlicingView* AutomationController::tsoView() const {
+    return tsoView_;
 }
 
 void AutomationController::createActions() {

@@ -44,7 +44,7 @@ class AutomationController : public QObject {
 
     SearchTask* task() const { return task_; }
     // The TSO slicing table (a child of the studio's window; the window docks it).
-    TsoSlicingView* tsoView() const { return tsoView_; }
+    TsoSlicingView* tsoView() const;
     AutoFuseSettings autoFuseSettings() const { return fuseSettings_; }
     TileOptimizeSettings tileSettings() const { return tileSettings_; }
     // What the last search reported (also shown in the status bar).
@@ -79,7 +79,7 @@ class AutomationController : public QObject {
     ActionSet actions_;
     SearchTask* task_;
     QPointer<ExploreDialog> explore_;
-    TsoSlicingView* tsoView_;
+    QPointer<TsoSlicingView> tsoView_; // the window may own and delete it first
     // The problem the TSO table belongs to.
     Network tsoNetwork_;
     Hardware tsoHardware_;

@@ -4,8 +4,12 @@
 #include "graph/graph_items.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
+#include "history/undo_history_view.h"
+#include "partition/partition_editor.h"
+#include "partition/subarray_canvas.h"
 #include "qt_text.h"
 #include "studio/studio.h"
+#include "teaching/lessons_view.h"
 #include "text_fit/clipped_text.h"
 
 #include <QAbstractButton>
@@ -15,12 +19,16 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QListWidget>
 #include <QMainWindow>
 #include <QMenu>
+#include <QRadioButton>
 #include <QSaveFile>
 #include <QScrollArea>
 #include <QTabBar>
+#include <QTableWidget>
 #include <QTimer>
+#include <QToolTip>
 
 namespace lf {
 
@@ -29,6 +37,56 @@ namespace {
 QJsonArray screenRect(const QWidget* w, const QRect& local) {
     const QPoint g = w->mapToGlobal(local.topLeft());
     return {g.x(), g.y(), local.width(), local.height()};
+}
+
+// The Lessons view: which lesson is shown, whether the open network is its, how many hints
+// are out, whether its targets are met, and where each lesson of the list is on the screen.
+QJsonObject lessonsOf(const QMainWindow* window) {
+    const LessonsView* view = window->findChild<LessonsView*>();
+    if (!view) return {};
+    QJsonObject l;
+    l[QStringLiteral("count")] = view->lessonCount();
+    l[QStringLiteral("current")] = view->currentLesson();
+    l[QStringLiteral("active")] = view->isActive();
+    l[QStringLiteral("met")] = view->targetMet();
+    l[QStringLiteral("hintsShown")] = view->hintsShown();
+    const Lesson* lesson = view->lesson(view->currentLesson());
+    l[QStringLiteral("hints")] = lesson ? int(lesson->hints.size()) : 0;
+    l[QStringLiteral("status")] = view->statusText();
+    QJsonArray rows;
+    const QListWidget* list = view->lessonList();
+    for (int i = 0; i < list->count(); ++i)
+        rows.append(list->isVisible()
+                        ? screenRect(list->viewport(), list->visualItemRect(list->item(i)))
+                        : QJsonArray());
+    l[QStringLiteral("rows")] = rows;
+    return l;
+}
+
+// The Partition editor in sight: the group, its kind, and per layer the share the table shows
+// and (spatial) where the layer's rectangle of PEs is on the screen.
+QJsonObject partitionOf(const QMainWindow* window) {
+    const PartitionEditor* editor = window->findChild<PartitionEditor*>();
+    if (!editor || !editor->isVisible() || editor->visibleRegion().isEmpty()) return {};
+    QJsonObject p;
+    p[QStringLiteral("group")] = editor->group();
+    p[QStringLiteral("spatial")] = editor->spatialButton()->isChecked();
+    const QTableWidget* table = editor->resultTable();
+    const SubArrayCanvas* canvas = editor->canvas();
+    QJsonArray layers;
+    for (int row = 0; row < table->rowCount(); ++row) {
+        QJsonObject layer;
+        const QTableWidgetItem* name = table->item(row, 0);
+        const QTableWidgetItem* share = table->item(row, 1);
+        layer[QStringLiteral("name")] = name ? name->text() : QString();
+        layer[QStringLiteral("share")] = share ? share->text() : QString();
+        if (canvas->isVisible() && size_t(row) < canvas->entries().size())
+            layer[QStringLiteral("rect")] =
+                screenRect(canvas, canvas->rectOf(canvas->entries()[size_t(row)].layer).toRect());
+        layers.append(layer);
+    }
+    p[QStringLiteral("layers")] = layers;
+    return p;
 }
 
 } // namespace
@@ -54,6 +112,14 @@ QJsonObject AutomationReport::snapshot() const {
     r[QStringLiteral("evaluated")] = bool(state.metrics);
     r[QStringLiteral("painted")] = painted_;
     r[QStringLiteral("zoom")] = canvas_->zoom();
+    QJsonArray groupLayers; // the layers of each group, by name
+    for (const FusionGroup& g : state.schedule.groups) {
+        QJsonArray names;
+        for (const LayerId id : g.layers)
+            names.append(qs(state.network.layer(id).name));
+        groupLayers.append(names);
+    }
+    r[QStringLiteral("groupLayers")] = groupLayers;
 
     QJsonArray dialogs;
     for (QWidget* w : QApplication::topLevelWidgets()) {
@@ -118,6 +184,19 @@ QJsonObject AutomationReport::snapshot() const {
             QJsonArray{dock->width(), dock->height(), least.width(), least.height()};
     }
     r[QStringLiteral("docks")] = docks;
+    // The History dock's steps in sight (text and place) and the tooltip shown, if any.
+    QJsonArray history;
+    if (const auto* view = window_->findChild<UndoHistoryView*>();
+        view && view->isVisible() && !view->visibleRegion().isEmpty())
+        for (int row = 0; row < view->model()->rowCount(); ++row) {
+            const QModelIndex i = view->model()->index(row, 0);
+            history.append(
+                QJsonArray{i.data().toString(), screenRect(view->viewport(), view->visualRect(i))});
+        }
+    r[QStringLiteral("history")] = history;
+    r[QStringLiteral("tooltip")] = QToolTip::isVisible() ? QToolTip::text() : QString();
+    r[QStringLiteral("lessons")] = lessonsOf(window_);
+    r[QStringLiteral("partition")] = partitionOf(window_);
     return r;
 }
 

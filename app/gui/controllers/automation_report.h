@@ -1,9 +1,11 @@
 // AutomationReport (`layerfuse --ui-report FILE`): for scripts that drive the real window (the
 // walkthrough test under Xvfb), the studio writes what a user would see to FILE as JSON,
 // rewritten whenever it changes: the window title, the open network's layer and group
-// counts, whether the first paint happened, the dialogs open on top of the window, the
-// texts that do not fit their widget (clippedTexts), and where on the screen the visible
-// layers and the dock tabs are, so that a script can click them like a user.
+// counts and each group's layers, whether the first paint happened, the dialogs open on top
+// of the window, the texts that do not fit their widget (clippedTexts), the tooltip shown,
+// the Lessons view's state and the Partition editor's rows, and where on the screen the
+// visible layers, dock tabs, history steps, lessons and strips of PEs are, so that a script
+// can click them like a user.
 #pragma once
 
 #include <QObject>

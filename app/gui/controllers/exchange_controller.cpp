@@ -3,6 +3,7 @@
 #include "controllers/onnx_import_flow.h"
 #include "examples/bundled.h"
 #include "io/schedule_yaml.h"
+#include "io/zigzag_hardware_yaml.h"
 #include "models/evaluate.h"
 #include "qt_text.h"
 #include "studio/studio_style.h"
@@ -14,7 +15,6 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
-#include <QUndoStack>
 
 namespace lf {
 
@@ -33,6 +33,21 @@ QString shortHash(const QString& h) {
     return h.isEmpty() ? QObject::tr("none") : h.left(12) + QStringLiteral("…");
 }
 
+// Spatial partitions drawn for another PE array: a group whose sub-arrays no longer fit
+// falls back to equal column strips of the new array (effectiveSubarrays), named in `notes`.
+Schedule refitPartitions(const Network& net, const Hardware& hw, Schedule s, QStringList* notes) {
+    for (FusionGroup& g : s.groups) {
+        if (g.partition.subarrays.empty() || checkGroup(net, hw, g).empty()) continue;
+        g.partition.subarrays.clear();
+        *notes << QObject::tr("The spatial partition of group %1 did not fit the %2 × %3 PE "
+                              "array: its layers share the array in equal column strips.")
+                      .arg(qs(g.name))
+                      .arg(hw.pe_array.cols)
+                      .arg(hw.pe_array.rows);
+    }
+    return s;
+}
+
 } // namespace
 
 ExchangeController::ExchangeController(Studio* studio, QObject* parent)
@@ -40,6 +55,9 @@ ExchangeController::ExchangeController(Studio* studio, QObject* parent)
     setObjectName(QStringLiteral("exchangeController"));
     connect(actions_.add(QStringLiteral("importSchedule"), tr("&Import Schedule…")),
             &QAction::triggered, this, &ExchangeController::importScheduleInteractively);
+    connect(actions_.add(QStringLiteral("importHardware"), tr("Import &Hardware…"), {}, {},
+                         tr("Use a LayerFuse hardware file or a ZigZag accelerator")),
+            &QAction::triggered, this, &ExchangeController::importHardwareInteractively);
     connect(actions_.add(QStringLiteral("importOnnx"), tr("Import &ONNX…"), {},
                          QKeySequence(Qt::CTRL | Qt::Key_I),
                          tr("Open an ONNX model as a new network")),
@@ -72,6 +90,7 @@ void ExchangeController::updateActions() {
     for (const ExportFormat& f : exportFormats())
         actions_[f.name]->setEnabled(f.needsMetrics ? haveMetrics : open);
     actions_[QStringLiteral("importSchedule")]->setEnabled(open);
+    actions_[QStringLiteral("importHardware")]->setEnabled(open);
     actions_[QStringLiteral("importOnnx")]->setEnabled(!onnx_->isRunning());
     actions_[QStringLiteral("onnxReport")]->setEnabled(!onnx_->reportText().isEmpty());
 }
@@ -188,13 +207,7 @@ bool ExchangeController::importSchedule(const QString& path, QString* error) {
     // One undo step, also when the file brings its hardware.
     const QString text = tr("Import schedule %1").arg(file);
     const bool newHardware = !(hw == doc->hardware());
-    QUndoStack* undo = doc->undoStack();
-    if (newHardware) {
-        undo->beginMacro(text);
-        doc->setHardware(hw, tr("Hardware from %1").arg(file), 0);
-    }
-    const Document::EditResult r = doc->setSchedule(read->schedule, text);
-    if (newHardware) undo->endMacro();
+    const Document::EditResult r = doc->setHardwareAndSchedule(hw, read->schedule, text);
     if (!r.ok) return fail(r.message);
 
     QString message = tr("Imported %1: %2 groups").arg(file).arg(read->schedule.groups.size());
@@ -244,6 +257,78 @@ void ExchangeController::importScheduleInteractively() {
         studio_->window(), tr("Import Schedule"), studio_->dialogDirectory(),
         tr("Schedules (*.sched.yaml *.yaml *.yml);;All files (*)"));
     if (!path.isEmpty()) importSchedule(path);
+}
+
+// --- hardware import ---------------------------------------------------------------------------
+
+bool ExchangeController::importHardware(const QString& path, QString* error) {
+    Document* doc = studio_->document();
+    const QString file = QFileInfo(path).fileName();
+    auto fail = [&](const QString& message) {
+        if (error) *error = message;
+        studio_->reportError(tr("Cannot import %1").arg(file), message);
+        return false;
+    };
+    if (doc->network().empty()) return fail(tr("open a network before importing hardware"));
+    auto read = importHardwareFile(path.toStdString());
+    if (!read) return fail(qs(read.error().toString()));
+    const Hardware& hw = read->hw;
+    if (const auto problems = validate(hw); !problems.empty())
+        return fail(tr("%1: %2").arg(QDir::toNativeSeparators(path), qs(problems.front())));
+    QStringList notes;
+    for (const std::string& n : read->notes)
+        notes << qs(n);
+    hardwareFile_ = QDir::toNativeSeparators(path);
+    if (hw == doc->hardware()) {
+        hardwareNotes_ = notes;
+        say(tr("%1 describes the hardware in use: nothing changed").arg(file));
+        return true;
+    }
+    const Schedule schedule = refitPartitions(doc->network(), hw, doc->schedule(), &notes);
+    if (const auto v = checkSchedule(doc->network(), hw, schedule); !v.empty())
+        return fail(
+            tr("%1: the open schedule does not suit this hardware: %2: %3")
+                .arg(QDir::toNativeSeparators(path), qs(v.front().where), qs(v.front().message)));
+
+    // One undo step, also when partitions had to be redrawn for the new array.
+    const Document::EditResult r =
+        doc->setHardwareAndSchedule(hw, schedule, tr("Import hardware %1").arg(file));
+    if (!r.ok) return fail(r.message);
+    hardwareNotes_ = notes;
+    const bool zigzag = read->notes.size() > 0;
+    QString message = zigzag
+                          ? tr("Imported the ZigZag accelerator %1 from %2").arg(qs(hw.name), file)
+                          : tr("Imported the hardware %1 from %2").arg(qs(hw.name), file);
+    if (!notes.isEmpty())
+        message += tr("; %n note(s) on what was mapped and left out", nullptr, int(notes.size()));
+    say(message, 20000);
+    return true;
+}
+
+QMessageBox* ExchangeController::showHardwareImportNotes() {
+    if (hardwareNotes_.isEmpty()) return nullptr;
+    auto* box = new QMessageBox(QMessageBox::Information, tr("Hardware Import"),
+                                tr("%1 became the hardware (one step: Edit ▸ Undo returns the "
+                                   "previous one).")
+                                    .arg(hardwareFile_.toHtmlEscaped()),
+                                QMessageBox::Ok, studio_->window());
+    box->setObjectName(QStringLiteral("hardwareImportNotes"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextFormat(Qt::RichText);
+    QString list = QStringLiteral("<p>%1</p><ul>").arg(tr("What the import assumed or left out:"));
+    for (const QString& n : hardwareNotes_)
+        list += QStringLiteral("<li>%1</li>").arg(n.toHtmlEscaped());
+    box->setInformativeText(list + QStringLiteral("</ul>"));
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box->open();
+    return box;
+}
+
+void ExchangeController::importHardwareInteractively() {
+    const QString path = QFileDialog::getOpenFileName(
+        studio_->window(), tr("Import Hardware"), studio_->dialogDirectory(),
+        tr("Hardware (*.hw.yaml *.yaml *.yml);;All files (*)"));
+    if (!path.isEmpty() && importHardware(path)) showHardwareImportNotes();
 }
 
 } // namespace lf

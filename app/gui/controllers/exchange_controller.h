@@ -1,7 +1,9 @@
 // ExchangeController: what goes in and out of the studio. File ▸ Import Schedule… (the
 // network-hash guard, applying a schedule of another network by layer names, one undo step
-// also when the file brings its hardware), File ▸ Import ONNX… (OnnxImportFlow) and the
-// exports of File ▸ Export listed in export_formats.h.
+// also when the file brings its hardware), File ▸ Import Hardware… (LayerFuse hardware YAML
+// or a ZigZag accelerator, one undo step, with what the import mapped and left out),
+// File ▸ Import ONNX… (OnnxImportFlow) and the exports of File ▸ Export listed in
+// export_formats.h.
 #pragma once
 
 #include "controllers/export_formats.h"
@@ -10,6 +12,9 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
+
+class QMessageBox;
 
 #include <functional>
 #include <memory>
@@ -33,7 +38,7 @@ class ExchangeController : public QObject {
   public:
     explicit ExchangeController(Studio* studio, QObject* parent = nullptr);
 
-    // importSchedule, importOnnx, onnxReport and one action per export format.
+    // importSchedule, importHardware, importOnnx, onnxReport and one action per export format.
     const ActionSet& actions() const { return actions_; }
     // The export actions in the order of exportFormats().
     QList<QAction*> exportActions() const;
@@ -55,6 +60,15 @@ class ExchangeController : public QObject {
         return exportTo(QStringLiteral("exportStream"), directory, error);
     }
     bool importSchedule(const QString& path, QString* error = nullptr);
+    // A hardware file of either kind (io/zigzag_hardware_yaml.h importHardwareFile) becomes
+    // the document's hardware as one undo step; a bad file is reported as FILE:LINE:COLUMN
+    // and changes nothing.
+    bool importHardware(const QString& path, QString* error = nullptr);
+    // What the last hardware import assumed or left out (a ZigZag accelerator's notes, and
+    // the spatial partitions that no longer fitted the array), one sentence each.
+    QStringList hardwareImportNotes() const { return hardwareNotes_; }
+    // The notes of the last hardware import in a window of their own (nullptr: no notes).
+    QMessageBox* showHardwareImportNotes();
     // What the last import or export reported (also shown in the status bar).
     QString lastMessage() const { return lastMessage_; }
 
@@ -68,6 +82,7 @@ class ExchangeController : public QObject {
   private:
     void exportInteractively(const ExportFormat& format);
     void importScheduleInteractively();
+    void importHardwareInteractively();
     bool askApplyByNames(const ScheduleMismatch& mismatch);
     // The metrics of the open schedule: the shown ones when they are current, else computed.
     std::shared_ptr<const Metrics> currentMetrics() const;
@@ -78,6 +93,8 @@ class ExchangeController : public QObject {
     ActionSet actions_;
     OnnxImportFlow* onnx_;
     QString lastMessage_;
+    QString hardwareFile_; // of the last hardware import
+    QStringList hardwareNotes_;
 };
 
 } // namespace lf

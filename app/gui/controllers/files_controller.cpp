@@ -18,6 +18,7 @@
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QMenu>
+#include <QRegularExpression>
 #include <QSaveFile>
 
 namespace lf {
@@ -39,6 +40,16 @@ bool isSchedule(const QString& path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return false;
     return f.read(4096).contains("layerfuse/schedule@");
+}
+
+// A lesson file: by its name, or by the format line at its top.
+bool isLesson(const QString& path) {
+    static const QRegularExpression suffix(QStringLiteral("\\.lesson\\.ya?ml$"),
+                                           QRegularExpression::CaseInsensitiveOption);
+    if (suffix.match(path).hasMatch()) return true;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return false;
+    return f.read(4096).contains("layerfuse/lesson@");
 }
 
 } // namespace
@@ -115,6 +126,12 @@ bool FilesController::openPath(const QString& arg, QString* error) {
             return true;
         }
         if (isSchedule(path)) return offerScheduleImport(path, error);
+        if (isLesson(path)) {
+            if (!openLesson) return fail(tr("%1: lessons open in the Lessons panel").arg(shown));
+            if (!openLesson(path, error)) return false; // reported, or kept the document
+            addRecent(path);
+            return true;
+        }
         // Network YAML, or ONNX through the engine's resolver.
         std::optional<Result<Network>> net;
         if (isOnnxPath(file))
@@ -277,8 +294,9 @@ void FilesController::openDialog() {
     if (!studio_->confirmReplace(tr("Save the changes before opening another file?"))) return;
     const QString path = QFileDialog::getOpenFileName(
         studio_->window(), tr("Open"), studio_->dialogDirectory(),
-        tr("LayerFuse files (*.lfproj *.net.yaml *.yaml *.yml *.onnx);;Projects (*.lfproj);;"
-           "Networks (*.net.yaml *.yaml *.yml);;ONNX models (*.onnx);;All files (*)"));
+        tr("LayerFuse files (*.lfproj *.net.yaml *.lesson.yaml *.yaml *.yml *.onnx);;"
+           "Projects (*.lfproj);;Networks (*.net.yaml *.yaml *.yml);;ONNX models (*.onnx);;"
+           "Lessons (*.lesson.yaml);;All files (*)"));
     if (!path.isEmpty()) openPath(path);
 }
 

@@ -1,5 +1,6 @@
 // FilesController: File ▸ New from Example, Examples, Open, Open Recent, Save and Save As.
-// Opens projects (.lfproj), networks (.net.yaml, .onnx) and bundled examples by short name
+// Opens projects (.lfproj), networks (.net.yaml, .onnx), lessons (.lesson.yaml, through
+// the teaching controller) and bundled examples by short name
 // — each read off the GUI thread (studio/busy_task.h) and adopted whole, or reported as
 // FILE:LINE:COLUMN: message with the open document untouched — and saves the project with
 // the view state every part of the window contributes.
@@ -49,6 +50,9 @@ class FilesController : public QObject {
     // "import it now?" (unset: a question box when the window is shown, else no).
     std::function<bool(const QString& path)> importSchedule;
     std::function<bool(const QString& question)> confirmScheduleImport;
+    // How a lesson file is opened (the main window sets TeachingController::openLessonFile,
+    // the changes already asked about); unset: a lesson file is refused.
+    std::function<bool(const QString& path, QString* error)> openLesson;
 
   signals:
     // The project was written to `path` (its recovery file is stale now).

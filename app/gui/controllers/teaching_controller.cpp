@@ -55,7 +55,7 @@ bool TeachingController::saveLessonTo(const QString& path, const QString& title,
     return true;
 }
 
-bool TeachingController::openLessonFile(const QString& path, QString* error) {
+bool TeachingController::openLessonFile(const QString& path, QString* error, bool askToSave) {
     QFile f(path);
     Result<Lesson> lesson = Error(path.toStdString() + ": " + f.errorString().toStdString());
     if (f.open(QIODevice::ReadOnly))
@@ -67,8 +67,11 @@ bool TeachingController::openLessonFile(const QString& path, QString* error) {
     }
     if (!lessons_) return false;
     lessons_->addLesson(*lesson);
-    lessons_->openCurrentLesson();
-    return true;
+    askToSave_ = askToSave;
+    lessonOpened_ = false;
+    lessons_->openCurrentLesson(); // -> openLesson()
+    askToSave_ = true;
+    return lessonOpened_;
 }
 
 void TeachingController::saveAsLessonInteractively() {
@@ -99,7 +102,8 @@ void TeachingController::attach(LessonsView* lessons, CompareView* compare) {
 
 bool TeachingController::openLesson(const Network& network, const Hardware& hardware,
                                     const Schedule& start, const QString& title) {
-    if (!studio_->confirmReplace(tr("Save the changes before opening the lesson?"))) return false;
+    if (askToSave_ && !studio_->confirmReplace(tr("Save the changes before opening the lesson?")))
+        return false;
     Document* doc = studio_->document();
     // The hardware in use before the first of a row of lessons (none open yet: the lesson's).
     Hardware before = doc->lessonOrigin()      ? doc->lessonOrigin()->before
@@ -108,6 +112,7 @@ bool TeachingController::openLesson(const Network& network, const Hardware& hard
     doc->reset(network, hardware, start);
     doc->markLesson({std::move(before), hardware, title});
     studio_->showStatus(tr("Lesson “%1” opened").arg(title));
+    lessonOpened_ = true;
     return true;
 }
 

@@ -39,8 +39,10 @@ class TeachingController : public QObject {
     // .lesson.yaml): the default schedule as the start, the current one as the solution.
     bool saveLessonTo(const QString& path, const QString& title, const QString& task,
                       const std::vector<LessonTarget>& targets, QString* error = nullptr);
-    // Reads a lesson file into the Lessons view (attach()) and opens it.
-    bool openLessonFile(const QString& path, QString* error = nullptr);
+    // Reads a lesson file into the Lessons view (attach()) and opens it; false when the file
+    // is bad or the user kept the open document. `askToSave` false: the caller has already
+    // asked about unsaved changes (File ▸ Open, Open Recent).
+    bool openLessonFile(const QString& path, QString* error = nullptr, bool askToSave = true);
     // The targets the current schedule meets (what Save as Lesson proposes).
     std::vector<LessonTarget> proposedTargets();
 
@@ -54,6 +56,8 @@ class TeachingController : public QObject {
     Studio* studio_;
     ActionSet actions_;
     LessonsView* lessons_ = nullptr;
+    bool askToSave_ = true; // whether openLesson asks about unsaved changes
+    bool lessonOpened_ = false;
 };
 
 } // namespace lf

@@ -1,5 +1,6 @@
 #include "panels/teaching_panel.h"
 
+#include "metrics/metric_sections.h"
 #include "panels/studio_dock.h"
 #include "teaching/compare_view.h"
 #include "teaching/explain_view.h"
@@ -37,6 +38,16 @@ TeachingPanel::TeachingPanel(Studio* studio, QWidget* window)
     connect(
         actions_.add(QStringLiteral("exportPyramidSteps"), tr("Tile Pyramid &Steps as Pictures…")),
         &QAction::triggered, this, &TeachingPanel::exportPyramidStepsInteractively);
+}
+
+bool TeachingPanel::explainMetric(const QString& key) {
+    const MetricExplanation e = metricExplanation(key);
+    for (QDockWidget* dock : bottom_)
+        if (dock->objectName() == QLatin1String("explainDock")) {
+            dock->show();
+            dock->raise();
+        }
+    return !e.formulas.isEmpty() && explain_->showFormula(e.formulas, e.ofGroup);
 }
 
 bool TeachingPanel::exportLoopNest(const QString& path) {

@@ -43,6 +43,11 @@ class TeachingPanel : public QObject {
 
     // The loop nest as shown, to `path` (.svg or .png); the pyramid's steps (at most
     // kMaxPyramidPictures) into `directory` as SVG or PNG. Errors go to the studio.
+    // What's This on a figure of the metrics panel: Why This Number comes forward at the
+    // figure's formula (metrics/metric_sections.h metricExplanation); false when it has none
+    // for the selection.
+    bool explainMetric(const QString& key);
+
     bool exportLoopNest(const QString& path);
     bool exportPyramidSteps(const QString& directory, const QString& suffix);
     static constexpr int kMaxPyramidPictures = 64;

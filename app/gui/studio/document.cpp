@@ -259,6 +259,22 @@ Document::EditResult Document::setHardware(const Hardware& hardware, const QStri
     return {true, {}, {}};
 }
 
+Document::EditResult Document::setHardwareAndSchedule(const Hardware& hardware, Schedule schedule,
+                                                      const QString& text) {
+    if (const auto problems = validate(hardware); !problems.empty())
+        return refuse(tr("Invalid hardware: %1").arg(qs(problems.front())));
+    normalize(schedule, network_);
+    const auto v = checkSchedule(network_, hardware, schedule);
+    if (!v.empty()) return refuse(qs(v.front().where + ": " + v.front().message));
+    const bool newHardware = !(hardware == hardware_), newSchedule = !(schedule == schedule_);
+    if (!newHardware && !newSchedule) return {true, {}, {}};
+    auto* cmd = new DocumentCommand(this, text, 0);
+    if (newHardware) cmd->setHardware(hardware_, hardware);
+    if (newSchedule) cmd->setSchedule(schedule_, std::move(schedule));
+    undo_->push(cmd);
+    return {true, {}, {}};
+}
+
 Document::EditResult Document::setSchedule(Schedule schedule, const QString& text) {
     normalize(schedule, network_);
     const auto v = checkSchedule(network_, hardware_, schedule);

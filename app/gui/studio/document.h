@@ -84,6 +84,11 @@ class Document : public QObject {
     EditResult setHardware(const Hardware& hardware, const QString& text, int mergeId);
     // Replaces the whole schedule (schedule import, automatic tools).
     EditResult setSchedule(Schedule schedule, const QString& text);
+    // Replaces hardware and schedule as one undo step (an import that brings both). One
+    // command, not a QUndoStack macro: the undo history is read back command by command
+    // (history()).
+    EditResult setHardwareAndSchedule(const Hardware& hardware, Schedule schedule,
+                                      const QString& text);
 
   signals:
     void documentReset();

@@ -1,7 +1,8 @@
 #include "io/exports/export_files.h"
 
+#include "util/atomic_file.h"
+
 #include <filesystem>
-#include <fstream>
 
 namespace lf {
 
@@ -17,9 +18,7 @@ writeFilesToDirectory(const std::string& dir,
     std::vector<std::string> paths;
     for (const auto& [name, bytes] : files) {
         const std::string path = (fs::path(dir) / name).string();
-        std::ofstream f(path, std::ios::binary | std::ios::trunc);
-        if (!f || !f.write(bytes.data(), std::streamsize(bytes.size())) || !f.flush())
-            return Error(path, {}, "cannot write file");
+        if (Status st = writeFileAtomically(path, bytes); !st) return st.error();
         paths.push_back(path);
     }
     return paths;

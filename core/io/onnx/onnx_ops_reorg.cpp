@@ -111,7 +111,7 @@ void Translator::opSplit(const NodeCtx& c) {
     int64_t begin = 0;
     for (int k = 0; k < outs; ++k) {
         if (sizes[size_t(k)] < 0) invalid("a split size is negative");
-        if (begin + sizes[size_t(k)] > d) invalid("the split sizes exceed the axis");
+        if (sizes[size_t(k)] > d - begin) invalid("the split sizes exceed the axis"); // no overflow
         if (outputUsed(c, k)) {
             if (sizes[size_t(k)] == 0) invalid("an output of the split is empty");
             emitSlice(c, k, x, begin, sizes[size_t(k)], 1);
