@@ -10,6 +10,7 @@
 #include "metrics/units.h"
 #include "models/evaluate.h"
 #include "search/dse_optimize.h"
+#include "search/objective.h"
 #include "search/optimus_fuser.h"
 #include "search/search_report.h"
 #include "search/tile_optimizer.h"
