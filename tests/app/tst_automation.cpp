@@ -5,6 +5,7 @@
 #include "models/evaluate.h"
 #include "network/dims.h"
 #include "search/explore_dialog.h"
+#include "search/explore_front.h"
 #include "search/pareto_chart.h"
 #include "search/search_task.h"
 #include "search/tso_slicing_view.h"
@@ -174,6 +175,19 @@ class TestAutomation : public QObject {
         const ExploreResult& r = *dialog->result();
         QVERIFY(r.front.size() > 3);
         QCOMPARE(dialog->rows().size(), r.front.size());
+        // The rows are costed without schedules: they are what evaluate() gives each point.
+        const std::vector<ExploreFrontRow> evaluated =
+            evaluateFront(t.w.document()->network(), t.w.document()->hardware(), r);
+        for (size_t i = 0; i < evaluated.size(); ++i) {
+            const ExploreFrontRow &a = dialog->rows()[i], &b = evaluated[i];
+            QCOMPARE(a.recompute_macs, b.recompute_macs);
+            QCOMPARE(a.energy_pj, b.energy_pj);
+            QCOMPARE(a.latency_cycles, b.latency_cycles);
+            QCOMPARE(a.latency_s, b.latency_s);
+            QCOMPARE(a.groups, b.groups);
+            QCOMPARE(a.fused_groups, b.fused_groups);
+            QCOMPARE(a.fits, b.fits);
+        }
         // One scatter point per front point, coloured by MACs in bands named in the legend.
         ParetoChartWidget* chart = dialog->chart();
         QCOMPARE(chart->drawnPointCount(), int(r.front.size()));

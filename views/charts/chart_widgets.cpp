@@ -9,6 +9,7 @@
 #include <QChartView>
 #include <QCursor>
 #include <QFontMetrics>
+#include <QHash>
 #include <QImage>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -23,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace lf {
 
@@ -55,6 +57,24 @@ QString elideMiddle(const QString& c, qsizetype len) {
 }
 
 QStringList axisLabels(const QStringList& categories) {
+    if (categories.size() > kMaxLabelledCategories) {
+        // The axis never shows so many labels, yet lays each one out on every change: short
+        // stand-ins (the bars' positions) cost nothing there; tooltips name the groups.
+        QStringList numbers;
+        for (qsizetype k = 0; k < categories.size(); ++k)
+            numbers << QString::number(k + 1);
+        return numbers;
+    }
+    // Per elision length, how many different names each elided text stands for.
+    std::map<qsizetype, QHash<QString, QSet<QString>>> namesOf;
+    auto clashes = [&](const QString& c, qsizetype len, const QString& t) {
+        auto [it, fresh] = namesOf.try_emplace(len);
+        if (fresh)
+            for (const QString& o : categories)
+                it->second[elideMiddle(o, len)].insert(o);
+        const QSet<QString>& names = it->second[t];
+        return names.size() > 1 || (names.size() == 1 && !names.contains(c));
+    };
     QStringList labels;
     QSet<QString> seen;
     for (const QString& c : categories) {
@@ -62,9 +82,7 @@ QStringList axisLabels(const QStringList& categories) {
         QString l;
         for (qsizetype len = kMaxLabelLength;; len += 4) {
             const QString t = elideMiddle(c, len);
-            const bool clash =
-                std::any_of(categories.begin(), categories.end(),
-                            [&](const QString& o) { return o != c && elideMiddle(o, len) == t; });
+            const bool clash = clashes(c, len, t);
             if (!clash || c.size() <= len) {
                 if (!seen.contains(t)) l = t;
                 break;

@@ -46,6 +46,7 @@ NodeItem::NodeItem(LayerId id, const ItemStyle* style) : id_(id), style_(style) 
 }
 
 void NodeItem::setLook(const Look& look) {
+    if (look == look_) return;
     look_ = look;
     update();
 }
@@ -114,6 +115,10 @@ EdgeItem::EdgeItem(LayerId tail, LayerId head, const ItemStyle* style)
 void EdgeItem::setRoute(const QPainterPath& path, std::optional<QPointF> arrowTip) {
     prepareGeometryChange();
     path_ = path;
+    anchor_.reset();
+    label_.clear();
+    avoid_.clear();
+    keepOut_.clear();
     arrow_.clear();
     if (arrowTip && !path.isEmpty()) {
         const QPointF base = path.currentPosition();
@@ -131,6 +136,8 @@ void EdgeItem::setRoute(const QPainterPath& path, std::optional<QPointF> arrowTi
 
 void EdgeItem::setLabel(const QString& label, const std::vector<QRectF>& avoid,
                         const std::vector<QRectF>& keepOut) {
+    // Without a label the frames change nothing.
+    if (label.isEmpty() && label_.isEmpty()) return;
     if (label == label_ && avoid == avoid_ && keepOut == keepOut_) return;
     prepareGeometryChange();
     label_ = label;
@@ -142,7 +149,7 @@ void EdgeItem::setLabel(const QString& label, const std::vector<QRectF>& avoid,
 QRectF EdgeItem::labelRect() const {
     if (label_.isEmpty()) return {};
     const QFontMetricsF fm(style_->edgeFont);
-    return QRectF(labelPos_ - QPointF(0, fm.ascent()),
+    return QRectF(placeLabel() - QPointF(0, fm.ascent()),
                   QSizeF(fm.horizontalAdvance(label_) + 2, fm.height()));
 }
 
@@ -158,51 +165,71 @@ bool crossesBorder(const QRectF& box, const std::vector<QRectF>& frames) {
 
 } // namespace
 
-void EdgeItem::recompute() {
-    // The tensor size sits just below its producer, clear of cluster captions further down.
-    if (path_.isEmpty()) {
-        labelPos_ = QPointF();
-    } else {
-        const QFontMetricsF fm(style_->edgeFont);
-        const double length = path_.length();
-        const double at = length > 0 ? std::min(0.5, (fm.ascent() + 3) / length) : 0.0;
-        auto place = [&](double distance, double dx) {
-            return path_.pointAtPercent(path_.percentAtLength(distance)) + QPointF(dx, 0);
-        };
-        labelPos_ = place(at * length, 5);
-        // Slide down the edge (right of it, else left) until the label crosses no group
-        // frame: a size drawn over a cluster border cannot be read.
-        const double w = fm.horizontalAdvance(label_) + 2;
-        auto boxAt = [&](QPointF p) {
-            return QRectF(p - QPointF(0, fm.ascent()), QSizeF(w, fm.height()));
-        };
-        auto onCaption = [&](const QRectF& box) {
-            return std::any_of(keepOut_.begin(), keepOut_.end(),
-                               [&](const QRectF& k) { return box.intersects(k); });
-        };
-        // First clear of borders and captions, else at least of borders.
-        auto slide = [&](const std::function<bool(const QRectF&)>& bad) {
-            for (double d = at * length; d <= 0.95 * length; d += 3)
-                for (double dx : {5.0, -w - 5.0})
-                    if (const QPointF p = place(d, dx); !bad(boxAt(p))) {
-                        labelPos_ = p;
-                        return true;
-                    }
-            return false;
-        };
-        if (!label_.isEmpty() &&
-            (crossesBorder(boxAt(labelPos_), avoid_) || onCaption(boxAt(labelPos_))))
-            slide([&](const QRectF& b) { return crossesBorder(b, avoid_) || onCaption(b); }) ||
-                slide([&](const QRectF& b) { return crossesBorder(b, avoid_); });
+QPointF EdgeItem::labelAnchor() const {
+    if (!anchor_) {
+        if (path_.isEmpty()) {
+            anchor_ = QPointF();
+        } else {
+            const QFontMetricsF fm(style_->edgeFont);
+            const double length = path_.length();
+            const double at = length > 0 ? std::min(0.5, (fm.ascent() + 3) / length) : 0.0;
+            anchor_ = path_.pointAtPercent(path_.percentAtLength(at * length)) + QPointF(5, 0);
+        }
     }
+    return *anchor_;
+}
+
+void EdgeItem::recompute() {
+    // Placing a label costs path lengths: it waits until the label is painted or asked for
+    // (placeLabel). The bounds hold every place it can take: on the route, right of it or
+    // its width to the left.
+    labelPos_.reset();
     bounds_ = path_.boundingRect() | arrow_.boundingRect();
-    if (!label_.isEmpty()) {
+    if (!label_.isEmpty() && !path_.isEmpty()) {
         const QFontMetricsF fm(style_->edgeFont);
-        bounds_ |= QRectF(labelPos_ - QPointF(0, fm.ascent()),
-                          QSizeF(fm.horizontalAdvance(label_) + 2, fm.height()));
+        const double w = fm.horizontalAdvance(label_) + 2;
+        const QRectF route = path_.boundingRect();
+        bounds_ |= route.adjusted(-w - 5, -fm.ascent(), w + 5, fm.height() - fm.ascent());
     }
     bounds_.adjust(-2, -2, 2, 2);
     shape_ = QPainterPath(); // built on the first hit test: most edges are never hit-tested
+}
+
+QPointF EdgeItem::placeLabel() const {
+    if (labelPos_) return *labelPos_;
+    // The tensor size sits just below its producer, clear of cluster captions further down.
+    labelPos_ = labelAnchor();
+    if (path_.isEmpty() || label_.isEmpty()) return *labelPos_;
+    const QFontMetricsF fm(style_->edgeFont);
+    const double length = path_.length();
+    const double at = length > 0 ? std::min(0.5, (fm.ascent() + 3) / length) : 0.0;
+    auto place = [&](double distance, double dx) {
+        return path_.pointAtPercent(path_.percentAtLength(distance)) + QPointF(dx, 0);
+    };
+    // Slide down the edge (right of it, else left) until the label crosses no group frame:
+    // a size drawn over a cluster border cannot be read.
+    const double w = fm.horizontalAdvance(label_) + 2;
+    auto boxAt = [&](QPointF p) {
+        return QRectF(p - QPointF(0, fm.ascent()), QSizeF(w, fm.height()));
+    };
+    auto onCaption = [&](const QRectF& box) {
+        return std::any_of(keepOut_.begin(), keepOut_.end(),
+                           [&](const QRectF& k) { return box.intersects(k); });
+    };
+    // First clear of borders and captions, else at least of borders.
+    auto slide = [&](const std::function<bool(const QRectF&)>& bad) {
+        for (double d = at * length; d <= 0.95 * length; d += 3)
+            for (double dx : {5.0, -w - 5.0})
+                if (const QPointF p = place(d, dx); !bad(boxAt(p))) {
+                    labelPos_ = p;
+                    return true;
+                }
+        return false;
+    };
+    if (crossesBorder(boxAt(*labelPos_), avoid_) || onCaption(boxAt(*labelPos_)))
+        slide([&](const QRectF& b) { return crossesBorder(b, avoid_) || onCaption(b); }) ||
+            slide([&](const QRectF& b) { return crossesBorder(b, avoid_); });
+    return *labelPos_;
 }
 
 QRectF EdgeItem::boundingRect() const {
@@ -239,7 +266,7 @@ void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     if (lod >= kLodText && !label_.isEmpty()) {
         p->setFont(style_->edgeFont);
         p->setPen(t.edgeLabel);
-        p->drawText(labelPos_, label_);
+        p->drawText(placeLabel(), label_);
     }
 }
 
@@ -250,6 +277,7 @@ GroupItem::GroupItem(int key, const ItemStyle* style) : key_(key), style_(style)
 }
 
 void GroupItem::setLook(const Look& look) {
+    if (look == look_) return;
     look_ = look;
     update();
 }

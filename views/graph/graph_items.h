@@ -45,7 +45,9 @@ class NodeItem : public QGraphicsItem {
         std::optional<double> fill_ratio; // buffer use / capacity of its (singleton) group
         bool dropTarget = false;
         bool highlighted = false; // its group differs from a compared schedule
+        bool operator==(const Look&) const = default;
     };
+    // Repaints only when the look changed (an edit leaves most items as they were).
     void setLook(const Look& look);
     const Look& look() const { return look_; }
     void setSize(QSizeF size);
@@ -68,6 +70,7 @@ class EdgeItem : public QGraphicsItem {
     int type() const override { return Type; }
     LayerId tail() const { return tail_; }
     LayerId head() const { return head_; }
+    // A new route drops the label: where it fits depends on the new layout (setLabel).
     void setRoute(const QPainterPath& path, std::optional<QPointF> arrowTip);
     // `avoid`: the group frames; the label goes where it crosses none of their borders and
     // covers none of the `keepOut` rectangles (their captions).
@@ -76,8 +79,9 @@ class EdgeItem : public QGraphicsItem {
     const QString& label() const { return label_; }
     // The label's box in the scene (empty without a label).
     QRectF labelRect() const;
-    // Where the label goes (just below the producer), also when no label is shown.
-    QPointF labelAnchor() const { return labelPos_; }
+    // Where a label starts (just below the producer) before it slides clear of group
+    // frames; the route alone decides it.
+    QPointF labelAnchor() const;
     const QPainterPath& path() const { return path_; }
     QRectF boundingRect() const override;
     QPainterPath shape() const override;
@@ -85,13 +89,15 @@ class EdgeItem : public QGraphicsItem {
 
   private:
     void recompute();
+    QPointF placeLabel() const; // where the label goes, placed when first needed
     LayerId tail_, head_;
     const ItemStyle* style_;
     QPainterPath path_;
     QPolygonF arrow_;
     QString label_;
     std::vector<QRectF> avoid_, keepOut_;
-    QPointF labelPos_;
+    mutable std::optional<QPointF> labelPos_; // placed on first use (placeLabel)
+    mutable std::optional<QPointF> anchor_;   // computed when first asked for (path lengths)
     QRectF bounds_;
     mutable QPainterPath shape_;
 };
@@ -115,6 +121,7 @@ class GroupItem : public QGraphicsItem {
         bool selected = false;
         bool dropTarget = false;
         bool highlighted = false; // differs from a compared schedule
+        bool operator==(const Look&) const = default;
     };
     void setLook(const Look& look);
     const Look& look() const { return look_; }

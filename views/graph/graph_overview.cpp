@@ -9,6 +9,8 @@
 
 #include <algorithm>
 
+#include <utility>
+
 namespace lf::graph {
 
 GraphOverview::GraphOverview(GraphView* view, GraphScene* scene, QWidget* parent)
@@ -21,7 +23,10 @@ GraphOverview::GraphOverview(GraphView* view, GraphScene* scene, QWidget* parent
     redrawTimer_.setSingleShot(true);
     redrawTimer_.setInterval(150);
     connect(&redrawTimer_, &QTimer::timeout, this, &GraphOverview::redraw);
-    connect(scene_, &QGraphicsScene::changed, this, [this] { redrawTimer_.start(); });
+    connect(scene_, &QGraphicsScene::changed, this, [this] {
+        ++generation_;
+        redrawTimer_.start();
+    });
     for (QScrollBar* bar : {view_->horizontalScrollBar(), view_->verticalScrollBar()})
         connect(bar, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
     connect(view_, &GraphView::zoomChanged, this, &GraphOverview::refresh);
@@ -71,12 +76,29 @@ QPointF GraphOverview::toScene(const QPointF& p) const {
 
 void GraphOverview::redraw() {
     if (!isVisible()) return;
-    const QRectF area = graphArea();
-    picture_ = QPixmap(area.size().toSize());
-    picture_.fill(scene_->theme().background);
-    QPainter p(&picture_);
+    next_ = QPixmap(graphArea().size().toSize());
+    next_.fill(scene_->theme().background);
+    band_ = 0;
+    bands_ = std::max(1, int(scene_->nodes().size()) / kNodesPerBand);
+    drawBand(++generation_);
+}
+
+void GraphOverview::drawBand(int generation) {
+    if (generation != generation_ || next_.isNull()) return; // the scene changed meanwhile
+    const QRectF g = scene_->graphRect();
+    const double h = g.height() / bands_, th = double(next_.height()) / bands_;
+    const QRectF target(0, band_ * th, next_.width(), th);
+    QPainter p(&next_);
     p.setRenderHint(QPainter::Antialiasing);
-    scene_->render(&p, QRectF(QPointF(0, 0), picture_.size()), scene_->graphRect());
+    p.setClipRect(target);
+    scene_->render(&p, target, QRectF(g.left(), g.top() + band_ * h, g.width(), h),
+                   Qt::IgnoreAspectRatio);
+    p.end();
+    if (++band_ < bands_) {
+        QTimer::singleShot(0, this, [this, generation] { drawBand(generation); });
+        return;
+    }
+    picture_ = std::exchange(next_, QPixmap());
     update();
 }
 

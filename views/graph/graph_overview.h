@@ -34,10 +34,18 @@ class GraphOverview : public QWidget {
 
   private:
     void redraw();
+    // Draws the next band of the new picture; the last one replaces the picture shown.
+    void drawBand(int generation);
 
     GraphView* view_;
     GraphScene* scene_;
     QPixmap picture_;
+    // The picture of thousands of layers is drawn in bands, one per event-loop turn, so that
+    // no turn stalls the window; the one shown stays until the new one is whole.
+    static constexpr int kNodesPerBand = 400;
+    QPixmap next_;
+    int band_ = 0, bands_ = 1;
+    int generation_ = 0; // bumped when the scene changes: a half-drawn picture is dropped
     QTimer redrawTimer_;
 };
 

@@ -24,6 +24,22 @@ constexpr double kMaxNodeWidth = 260;
 // Above this many layers edges are routed as polylines (spline routing dominates dot's time).
 constexpr size_t kPolylineAbove = 600;
 
+// Changing the geometry of thousands of items one by one costs Qt's BSP index a linear
+// search each (items waiting to be indexed wait in a list): a new network or layout is
+// applied without an index, which is then built once.
+class WithoutIndex {
+  public:
+    explicit WithoutIndex(QGraphicsScene* scene) : scene_(scene) {
+        scene_->setItemIndexMethod(QGraphicsScene::NoIndex);
+    }
+    ~WithoutIndex() { scene_->setItemIndexMethod(QGraphicsScene::BspTreeIndex); }
+    WithoutIndex(const WithoutIndex&) = delete;
+    WithoutIndex& operator=(const WithoutIndex&) = delete;
+
+  private:
+    QGraphicsScene* scene_;
+};
+
 QPainterPath toPath(const std::vector<LayoutPoint>& pts) {
     QPainterPath path;
     if (pts.empty()) return path;
@@ -89,12 +105,11 @@ double GraphScene::headerHeight() const {
 }
 
 QSizeF GraphScene::measureNode(LayerId id) const {
-    const Network& net = state_.network;
-    const Layer& l = net.layer(id);
+    const NodeTexts& t = nodeTexts_[size_t(id)];
     const QFontMetricsF nameFm(style_.nameFont), detailFm(style_.detailFont);
-    const double textWidth = std::max({nameFm.horizontalAdvance(QString::fromStdString(l.name)),
-                                       detailFm.horizontalAdvance(layerDetailText(net, id)),
-                                       detailFm.horizontalAdvance(shapeText(l.out))});
+    const double textWidth =
+        std::max({nameFm.horizontalAdvance(t.name), detailFm.horizontalAdvance(t.detail),
+                  detailFm.horizontalAdvance(t.shape)});
     const double w =
         std::clamp(std::ceil(textWidth + 2 * kNodePad + 4), kMinNodeWidth, kMaxNodeWidth);
     const double h = std::ceil(2 * kNodePad + nameFm.height() + 2 * detailFm.height() + kBarRoom);
@@ -158,6 +173,7 @@ void GraphScene::onLayoutDone(uint64_t ticket, LayoutResult result) {
 }
 
 void GraphScene::rebuildItems() {
+    const WithoutIndex bulk(this);
     syncing_ = true;
     nodes_.clear();
     clear(); // deletes every item
@@ -172,6 +188,11 @@ void GraphScene::rebuildItems() {
     tooLarge_ = net.size() > kMaxDrawnLayers;
     if (tooLarge_) return;
     nodes_.assign(size_t(net.size()), nullptr);
+    nodeTexts_.resize(size_t(net.size()));
+    for (LayerId id = 0; id < net.size(); ++id)
+        nodeTexts_[size_t(id)] = {QString::fromStdString(net.layer(id).name),
+                                  layerDetailText(net, id), shapeText(net.layer(id).out)};
+    labelsDirty_ = true;
     inFlight_.clear();
     firstLayoutOfNetwork_ = true;
     for (LayerId id = 0; id < net.size(); ++id) {
@@ -225,6 +246,7 @@ LayoutRequest GraphScene::buildRequest() {
 }
 
 void GraphScene::applyLayout(LayoutRequest req, LayoutResult res) {
+    const WithoutIndex bulk(this);
     const double header =
         req.clusters.empty() ? headerHeight() : req.clusters.front().header_height;
     for (size_t k = 0; k < req.nodes.size(); ++k) {
@@ -258,6 +280,7 @@ void GraphScene::applyLayout(LayoutRequest req, LayoutResult res) {
         delete item;
     groups_ = std::move(keep);
     graphRect_ = QRectF(0, 0, res.width, res.height);
+    labelsDirty_ = true;
     request_ = std::move(req);
     layout_ = std::move(res);
 }
@@ -297,10 +320,11 @@ void GraphScene::applyLooks() {
     for (LayerId id = 0; id < net.size(); ++id) {
         NodeItem* n = nodes_[size_t(id)];
         const Layer& l = net.layer(id);
+        const NodeTexts& texts = nodeTexts_[size_t(id)];
         NodeItem::Look look;
-        look.name = QString::fromStdString(l.name);
-        look.detail = layerDetailText(net, id);
-        look.shape = shapeText(l.out);
+        look.name = texts.name;
+        look.detail = texts.detail;
+        look.shape = texts.shape;
         look.fill = theme_.nodeFill;
         look.border = theme_.nodeBorder;
         const int gi = groupOf[size_t(id)];
@@ -355,15 +379,26 @@ void GraphScene::applyLooks() {
 }
 
 void GraphScene::labelEdges() {
-    // Called from applyLooks(), which follows every layout: labels depend on the routes, the
-    // network and the hardware's word size. One label per tensor: a producer's out-edges all
-    // carry the same tensor, and their labels would overlap just below it. The leftmost edge
-    // there carries it.
+    // Called from applyLooks(), which follows every layout: labels depend on the routes (and
+    // the group frames, both made by a layout), the network and the hardware's word size.
+    // One label per tensor: a producer's out-edges all carry the same tensor, and their
+    // labels would overlap just below it. The leftmost edge there carries it.
+    const int actBits = state_.hardware.precision.act_bits;
+    if (!labelsDirty_ && actBits == labelledActBits_) return;
+    labelsDirty_ = false;
+    labelledActBits_ = actBits;
+    const WithoutIndex bulk(this); // labels change the bounds of thousands of edges
     const Network& net = state_.network;
     std::vector<EdgeItem*> labelled(size_t(net.size()), nullptr);
+    std::vector<int> outEdges(size_t(net.size()), 0);
+    for (const EdgeItem* e : edges_)
+        ++outEdges[size_t(e->tail())];
     for (EdgeItem* e : edges_) {
         EdgeItem*& best = labelled[size_t(e->tail())];
-        if (!best || e->labelAnchor().x() < best->labelAnchor().x()) best = e;
+        // Anchors cost path lengths: only producers with several out-edges need them.
+        if (!best ||
+            (outEdges[size_t(e->tail())] > 1 && e->labelAnchor().x() < best->labelAnchor().x()))
+            best = e;
     }
     std::vector<QRectF> frames, captions;
     for (const GroupItem* g : groupItems()) {

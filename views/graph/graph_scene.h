@@ -118,6 +118,12 @@ class GraphScene : public QGraphicsScene {
     ColorBy colorBy_ = ColorBy::group;
     HeatValues heat_;
     std::vector<NodeItem*> nodes_; // by LayerId
+    struct NodeTexts {
+        QString name, detail, shape;
+    };
+    std::vector<NodeTexts> nodeTexts_; // by LayerId; they change only with the network
+    bool labelsDirty_ = true;          // a layout moved the edges since they were labelled
+    int labelledActBits_ = -1;         // the word size the edge labels were made for
     std::vector<EdgeItem*> edges_;
     std::map<int, GroupItem*> groups_; // by key (first layer id)
     LayoutRequest request_;

@@ -3,6 +3,7 @@
 #include "graph/graph_labels.h"
 #include "metrics/units.h"
 #include "text_fit/column_fit.h"
+#include "text_fit/size_hint_cache.h"
 
 #include <QEvent>
 #include <QHeaderView>
@@ -122,6 +123,9 @@ LayerList::LayerList(QWidget* parent) : QWidget(parent) {
     filter_->setClearButtonEnabled(true);
     view_ = new QTableView(this);
     view_->setModel(proxy_);
+    // Fitting the columns measures every row after every edit: sizes are remembered by text.
+    delegate_ = new SizeHintCachingDelegate(view_);
+    view_->setItemDelegate(delegate_);
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     view_->setSortingEnabled(true);
@@ -156,6 +160,11 @@ void LayerList::setState(const StudioState& state) {
 bool LayerList::eventFilter(QObject* watched, QEvent* event) {
     if (watched == view_->viewport() && event->type() == QEvent::Resize && sized_) fitColumns();
     return QWidget::eventFilter(watched, event);
+}
+
+void LayerList::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::StyleChange) delegate_->clear();
+    QWidget::changeEvent(event);
 }
 
 void LayerList::fitColumns() {

@@ -16,6 +16,8 @@ class QTableView;
 
 namespace lf {
 
+class SizeHintCachingDelegate;
+
 class LayerTableModel : public QAbstractTableModel {
     Q_OBJECT
   public:
@@ -50,6 +52,7 @@ class LayerList : public QWidget {
 
   protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
   private:
     void onViewSelectionChanged();
@@ -60,6 +63,7 @@ class LayerList : public QWidget {
     LayerTableModel* model_;
     QSortFilterProxyModel* proxy_;
     QTableView* view_;
+    SizeHintCachingDelegate* delegate_;
     QLineEdit* filter_;
     bool syncing_ = false;
     bool sized_ = false;

@@ -2,6 +2,7 @@
 
 #include "metrics/units.h"
 #include "qt_text.h"
+#include "search/front_rows.h"
 #include "search/pareto_chart.h"
 #include "search/search_task.h"
 
@@ -23,7 +24,40 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include <numeric>
+
 namespace lf {
+
+namespace {
+
+// The figures of every front point without building its schedule (search/front_rows.h: each
+// segment's group is costed once, the rows add them up as evaluate() does); a schedule is
+// built only for the point that is applied. In blocks, for progress and cancel.
+std::vector<ExploreFrontRow> costFront(const Network& net, const Hardware& hw,
+                                       const ExploreResult& result, const SearchControl& control,
+                                       double from) {
+    constexpr size_t kBlock = 512;
+    FrontRows costs(net, hw, result);
+    const size_t n = result.front.size();
+    std::vector<ExploreFrontRow> rows;
+    rows.reserve(n);
+    for (size_t begin = 0; begin < n && !control.cancelled(); begin += kBlock) {
+        std::vector<size_t> block(std::min(n, begin + kBlock) - begin);
+        std::iota(block.begin(), block.end(), begin);
+        costs.prepare(block);
+        for (size_t k : block) {
+            const FrontRow f = costs.row(k);
+            rows.push_back({f.point, f.recompute_macs, f.energy_pj, f.latency_cycles, f.latency_s,
+                            f.groups, f.fused_groups, f.fits});
+        }
+        control.report(from + (1 - from) * double(begin + block.size()) / double(n),
+                       "costing point " + std::to_string(begin + block.size()) + " of " +
+                           std::to_string(n));
+    }
+    return rows;
+}
+
+} // namespace
 
 namespace {
 
@@ -209,7 +243,7 @@ bool ExploreDialog::run() {
             };
             auto r = std::make_shared<const ExploreResult>(explore(net, hw, opt, inner));
             if (r->cancelled || control.cancelled()) return {};
-            std::vector<ExploreFrontRow> rows = evaluateFront(net, hw, *r, control, 0.9);
+            std::vector<ExploreFrontRow> rows = costFront(net, hw, *r, control, 0.9);
             if (control.cancelled()) return {};
             return [this, r, rows = std::move(rows), net, hw]() mutable {
                 if (!(state_.network == net) || !(state_.hardware == hw)) {

@@ -10,6 +10,7 @@
 
 #include "studio/document.h"
 #include "studio/evaluator.h"
+#include "studio/view_feed.h"
 
 #include <QMessageBox>
 #include <QObject>
@@ -117,11 +118,21 @@ class Studio : public QObject {
 
 template <class View> void Studio::follow(View* view) {
     QPointer<View> v(view);
-    views_.push_back({[v](const StudioState& s) {
-                          if (v) v->setState(s);
+    // Out of sight, the view catches up when it is shown (ViewFeed).
+    QPointer<ViewFeed> feed = new ViewFeed(
+        view,
+        [v](const StudioState& s) {
+            if (v) v->setState(s);
+        },
+        [v](const StudioSelection& s) {
+            if (v) v->setSelection(s);
+        },
+        requires { &View::groupsDiffer; }); // the canvas outlines what Compare finds
+    views_.push_back({[feed](const StudioState& s) {
+                          if (feed) feed->state(s);
                       },
-                      [v](const StudioSelection& s) {
-                          if (v) v->setSelection(s);
+                      [feed](const StudioSelection& s) {
+                          if (feed) feed->selection(s);
                       }});
     if constexpr (requires { &View::selectionRequested; })
         connect(view, &View::selectionRequested, this, &Studio::setSelection);
