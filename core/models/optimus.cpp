@@ -214,13 +214,15 @@ std::vector<char> isoaDecision(const GroupView& g, int64_t Tc) {
     for (size_t k = n; k-- > 0;) {
         const LayerId v = g.members[k];
         const int64_t cout = g.net.layer(v).out.c;
-        dp1[k] = Tc * rh[k] * rw[k];   // L2
-        dp0[k] = cout * rh[k] * rw[k]; // L3
+        // Saturating: a layer below several parents counts once per path, so on wide DAGs the
+        // sums grow with the number of paths (the saturated value only has to compare).
+        dp1[k] = satMul(satMul(Tc, rh[k]), rw[k]);   // L2
+        dp0[k] = satMul(satMul(cout, rh[k]), rw[k]); // L3
         for (LayerId s : g.net.successors(v)) {
             if (!g.in(s)) continue;
             const size_t q = g.slot(s);
-            dp1[k] += dp0[q];                   // L5: an ISOA op's successors do not use ISOA
-            dp0[k] += std::min(dp1[q], dp0[q]); // L6
+            dp1[k] = satAdd(dp1[k], dp0[q]);                   // L5: successors do not use ISOA
+            dp0[k] = satAdd(dp0[k], std::min(dp1[q], dp0[q])); // L6
         }
     }
     // L7-8: backtracking in topological order.
