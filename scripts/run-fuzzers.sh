@@ -3,6 +3,8 @@
 # core library only, no Qt) and runs each for SECONDS (default 20), two at a time, on the seed
 # corpus of the bundled files. A crash, a sanitizer report or a failed check fails the script
 # with the reproducer saved under BUILD_DIR/findings/. Usage: scripts/run-fuzzers.sh [SECONDS [BUILD_DIR]]
+# The mutations start from a fixed seed (FUZZ_SEED, default 1) so that a run can be repeated;
+# FUZZ_SEED=0 lets libFuzzer pick one (longer runs: tests/fuzz/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-20}"
@@ -33,7 +35,7 @@ run() { # NAME SEEDS...: runs one target, its log in findings/NAME.log; 0 when c
     local log="$build/findings/$name.log" status=0
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=0 \
         "$fuzz/$name" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-        -max_len=65536 -print_final_stats=1 -artifact_prefix="$build/findings/$name-" \
+        -max_len=65536 -seed="${FUZZ_SEED:-1}" -print_final_stats=1 -artifact_prefix="$build/findings/$name-" \
         "$corpus" "$@" >"$log" 2>&1 || status=$?
     echo "$status" >"$build/findings/$name.status"
 }

@@ -147,6 +147,11 @@ class TreeBuilder : public YAML::EventHandler {
 
     void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
                   const std::string& value) override {
+        // The file's bytes are checked before parsing (Tree::parse's caller); yaml-cpp 0.7 turns
+        // the escapes \_ and \xA0-\xFF into single Latin-1 bytes, which no writer can give back.
+        if (!isValidUtf8(value))
+            throw TreeError{toPos(mark), "an escape gives text that is not UTF-8 (write the "
+                                         "character itself, not a \\x or \\_ escape)"};
         const uint32_t n =
             add(mark, Tree::Kind::scalar, uint32_t(t_.pool_.size()), uint32_t(value.size()));
         t_.pool_ += value;

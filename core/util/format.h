@@ -15,6 +15,9 @@ std::string formatDouble(double v);
 // boundary) with "…" and the full length, so that a megabyte-long value never makes a
 // megabyte-long message. Every reader quotes values through this.
 std::string quoteValue(std::string_view value, size_t max = 64);
+// Whether `text` is well-formed UTF-8 (RFC 3629: shortest forms, no surrogates, at most
+// U+10FFFF).
+bool isValidUtf8(std::string_view text);
 // A CSV field (RFC 4180): quoted, quotes doubled, when it holds a comma, a quote or a line break.
 std::string csvField(const std::string& s);
 } // namespace lf

@@ -7,6 +7,7 @@
 #include "io/hardware_yaml.h"
 #include "io/network_yaml.h"
 #include "network/network.h"
+#include "util/format.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -550,6 +551,31 @@ class TestBadInput : public QObject {
 
     // A file above the size limit is refused from its size alone (a sparse 300 MB file:
     // nothing is read).
+    // Found by fuzz_hardware_yaml: yaml-cpp 0.7 reads the escape \_ (and \xA0-\xFF) as a
+    // single Latin-1 byte, which no writer gives back; a file must hold UTF-8 text.
+    void textThatIsNotUtf8IsRefused() {
+        const std::string hw = "format: layerfuse/hardware@1\nname: x\ndescription: \"a\\_b\"\n";
+        const Error e = readError("hw", hw, "latin.hw.yaml");
+        QVERIFY2(e.message.find("not UTF-8") != std::string::npos, e.message.c_str());
+        QCOMPARE(e.line, 3);
+        QCOMPARE(e.column, 14);
+        std::string raw = "format: layerfuse/network@1\nname: caf\xe9\n";
+        const Error n = readError("net", raw, "raw.net.yaml");
+        QVERIFY2(n.message.find("not UTF-8") != std::string::npos, n.message.c_str());
+        QCOMPARE(n.line, 2);
+        // Real UTF-8 is kept as it is.
+        QVERIFY(readNetworkYaml("format: layerfuse/network@1\nname: caf\xc3\xa9\ninputs: []\n"
+                                "layers: []\n",
+                                "ok.net.yaml")
+                    .error()
+                    .message.find("UTF-8") == std::string::npos);
+        QVERIFY(isValidUtf8("\xe2\x80\xa6 \xf0\x9f\x98\x80"));
+        QVERIFY(!isValidUtf8("\xc0\xaf"));         // overlong '/'
+        QVERIFY(!isValidUtf8("\xed\xa0\x80"));     // a surrogate
+        QVERIFY(!isValidUtf8("\xf4\x90\x80\x80")); // above U+10FFFF
+        QVERIFY(!isValidUtf8("\xe2\x80"));         // cut short
+    }
+
     void hugeFileRefusedBySize() {
         const QString path =
             lf::test::writeTempFile("huge.net.yaml", "format: layerfuse/network@1\n");
