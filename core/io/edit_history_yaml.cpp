@@ -162,9 +162,7 @@ Result<EditHistory> readEditHistoryYaml(std::string_view text, const std::string
     } catch (const YamlInputError& e) {
         return Error(file, e.pos, e.what());
     } catch (const YAML::Exception& e) {
-        SourcePos pos;
-        if (!e.mark.is_null()) pos = SourcePos{e.mark.line + 1, e.mark.column + 1};
-        return Error(file, pos, e.msg);
+        return yamlError(file, e);
     }
 }
 

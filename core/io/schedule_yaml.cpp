@@ -280,9 +280,7 @@ Result<ScheduleFile> readScheduleYaml(std::string_view text, const std::string& 
     } catch (const YamlInputError& e) {
         return Error(file, e.pos, e.what());
     } catch (const YAML::Exception& e) {
-        SourcePos p;
-        if (!e.mark.is_null()) p = SourcePos{e.mark.line + 1, e.mark.column + 1};
-        return Error(file, p, e.msg);
+        return yamlError(file, e);
     }
 }
 

@@ -22,6 +22,12 @@ SourcePos posOf(const TNode& n) {
     return n.pos();
 }
 
+Error yamlError(const std::string& file, const YAML::Exception& e, const std::string& prefix) {
+    SourcePos p;
+    if (!e.mark.is_null()) p = SourcePos{e.mark.line + 1, e.mark.column + 1};
+    return Error(file, p, prefix + e.msg);
+}
+
 void fail(const YAML::Node& at, const std::string& msg) {
     throw YamlInputError(posOf(at), msg);
 }
@@ -231,9 +237,7 @@ Result<YAML::Node> parse(std::string_view text, const std::string& file) {
     try {
         return YAML::Load(std::string(text));
     } catch (const YAML::Exception& e) {
-        SourcePos p;
-        if (!e.mark.is_null()) p = SourcePos{e.mark.line + 1, e.mark.column + 1};
-        return Error(file, p, "invalid YAML: " + e.msg);
+        return yamlError(file, e, "invalid YAML: ");
     } catch (const std::exception& e) {
         return Error(file, {}, std::string("invalid YAML: ") + e.what());
     }

@@ -32,6 +32,8 @@ struct YamlInputError : std::runtime_error {
 
 SourcePos posOf(const YAML::Node& n);
 SourcePos posOf(const TNode& n);
+// yaml-cpp's exception as a located error of `file` (its mark is 0-based), message prefixed.
+Error yamlError(const std::string& file, const YAML::Exception& e, const std::string& prefix = {});
 [[noreturn]] void fail(const YAML::Node& at, const std::string& msg);
 [[noreturn]] void fail(const TNode& at, const std::string& msg);
 

@@ -124,9 +124,7 @@ Result<Lesson> readLessonYaml(std::string_view text, const std::string& file) {
     } catch (const YamlInputError& e) {
         return Error(file, e.pos, e.what());
     } catch (const YAML::Exception& e) {
-        SourcePos p;
-        if (!e.mark.is_null()) p = SourcePos{e.mark.line + 1, e.mark.column + 1};
-        return Error(file, p, e.msg);
+        return yamlError(file, e);
     }
 }
 
