@@ -33,6 +33,15 @@
 #include <clocale>
 #include <stdexcept>
 
+// Under `valgrind --tool=callgrind --collect-atstart=no --separate-threads=yes`, only the
+// edits are counted, per thread (the toggles are no-ops outside valgrind).
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define LF_TOGGLE_COLLECT() CALLGRIND_TOGGLE_COLLECT
+#else
+#define LF_TOGGLE_COLLECT()
+#endif
+
 using namespace lf;
 
 namespace {
@@ -141,6 +150,7 @@ void editToUpdate(benchmark::State& state, const char* network, const char* a, c
     const std::vector<LayerId> layers{net.find(a), net.find(b)};
     bool fused = false;
     for (auto _ : state) {
+        LF_TOGGLE_COLLECT();
         const auto start = std::chrono::steady_clock::now();
         const int seen = layouts.count();
         if (!fused)
@@ -153,6 +163,7 @@ void editToUpdate(benchmark::State& state, const char* network, const char* a, c
         QCoreApplication::processEvents(); // the repaint the update scheduled
         state.SetIterationTime(
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        LF_TOGGLE_COLLECT();
     }
     state.counters["layers"] = double(net.size());
 }
@@ -191,6 +202,7 @@ void BM_GuiStall5000Layers(benchmark::State& state) {
     bool fused = false;
     double longest = 0;
     for (auto _ : state) {
+        LF_TOGGLE_COLLECT();
         watch.takeLongestMs();
         const int seen = layouts.count();
         if (!fused)
@@ -203,6 +215,7 @@ void BM_GuiStall5000Layers(benchmark::State& state) {
         const double stall = watch.takeLongestMs();
         longest = std::max(longest, stall);
         state.SetIterationTime(stall / 1000.0);
+        LF_TOGGLE_COLLECT();
     }
     state.counters["layers"] = double(net.size());
     state.counters["longest_stall_ms"] = longest;
