@@ -19,6 +19,7 @@ struct BarSetData {
     QString name;
     QColor color;
     QList<double> values; // one per category, already divided by the chart's unit
+    friend bool operator==(const BarSetData&, const BarSetData&) = default;
 };
 
 struct BarChartData {

@@ -2,10 +2,14 @@
 // or dark theme; series keep their colours) and writing a chart to SVG or PNG.
 #pragma once
 
+#include <QColor>
 #include <QSize>
 #include <QString>
 
+#include <functional>
+
 class QChart;
+class QPainter;
 class QPalette;
 
 namespace lf {
@@ -19,5 +23,10 @@ void applyChartPalette(QChart* chart, const QPalette& palette);
 // image format by suffix); nothing needs to be on screen. Takes ownership of the chart.
 // Returns the error, empty on success.
 QString renderChart(QChart* chart, const QString& path, QSize size);
+
+// Writes what `paint` draws at `size` to `path` (.svg, else an image format by suffix) on a
+// `background` fill. Returns the error, empty on success.
+QString writeChartImage(const QString& path, QSize size, const QString& title,
+                        const QColor& background, const std::function<void(QPainter&)>& paint);
 
 } // namespace lf

@@ -1,7 +1,8 @@
-// The chart adapter: the only code that knows Qt Charts (deprecated from Qt 6.10 on; moving
-// to Qt Graphs touches this file pair only). Fed from the plain data of chart_data.h, it
-// draws stacked or grouped bars and a log-log roofline, reports clicks by category (fusion
-// group), highlights one category and exports PNG or SVG.
+// The studio's chart widgets, fed from the plain data of chart_data.h: stacked or grouped
+// bars per fusion group (painted by bar_chart_paint.h: they are redrawn on every edit) and a
+// log-log roofline (Qt Charts, deprecated from Qt 6.10 on; moving to Qt Graphs touches
+// chart_widgets.cpp and chart_render.cpp only). Both report clicks by category (fusion group),
+// highlight one category and export PNG or SVG.
 #pragma once
 
 #include "charts/chart_data.h"
@@ -13,6 +14,8 @@
 #include <memory>
 
 namespace lf {
+
+struct BarChartGeometry;
 
 class BarChartWidget : public QWidget {
     Q_OBJECT
@@ -27,13 +30,16 @@ class BarChartWidget : public QWidget {
     void setHighlightedCategory(int group); // -1: none
     int highlightedCategory() const;
 
-    // What the chart draws (read back from the chart itself).
+    // What the chart draws.
     int drawnSetCount() const;
     int drawnCategoryCount() const;
+    // The names under the bars (elided, unique) when the size lets them be read; none when
+    // there are too many groups to label.
+    const QStringList& categoryLabels() const;
     // Centre of a group's first non-empty bar in viewport() coordinates (null if the chart
     // does not draw that group or its bars are empty).
     QPoint barCenter(int group) const;
-    QWidget* viewport() const;
+    QWidget* viewport() const; // the widget itself
 
     // Writes the chart as SVG when `path` ends in .svg, else as a raster image of that
     // suffix (png, jpg...), at `size` (default: as shown, or 960 × 600 when hidden).
@@ -44,10 +50,15 @@ class BarChartWidget : public QWidget {
     void categoryClicked(int category);
 
   protected:
+    bool event(QEvent* event) override; // tooltips
     void changeEvent(QEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
   private:
+    const BarChartGeometry& chartGeometry() const;
+
     struct Impl;
     std::unique_ptr<Impl> d_;
 };
