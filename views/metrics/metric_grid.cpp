@@ -6,6 +6,15 @@
 
 namespace lf {
 
+namespace {
+
+// A style sheet re-polishes its widget even when it is the one already set.
+void setStyleSheetIfChanged(QWidget* w, const QString& sheet) {
+    if (w->styleSheet() != sheet) w->setStyleSheet(sheet);
+}
+
+} // namespace
+
 MetricGrid::MetricGrid(QWidget* parent) : QWidget(parent), layout_(new QGridLayout(this)) {
     layout_->setContentsMargins(0, 0, 0, 0);
     layout_->setHorizontalSpacing(12);
@@ -57,12 +66,13 @@ void MetricGrid::setFigure(const QString& key, double value, std::optional<doubl
     if (it == rows_.end()) return;
     Row& r = *it;
     r.value->setText(format(value));
-    r.value->setStyleSheet({});
+    setStyleSheetIfChanged(r.value, {});
     const MetricDelta d = metricDelta(value, previous, better);
     r.delta->setText(d.text);
     r.deltaColor = d.color();
-    r.delta->setStyleSheet(d.color().isValid() ? QStringLiteral("color: %1").arg(d.color().name())
-                                               : QString());
+    setStyleSheetIfChanged(r.delta, d.color().isValid()
+                                        ? QStringLiteral("color: %1").arg(d.color().name())
+                                        : QString());
     r.value->setToolTip(previous ? tr("Before the last edit: %1").arg(format(*previous))
                                  : QString());
 }
@@ -71,9 +81,10 @@ void MetricGrid::setText(const QString& key, const QString& text, bool alarm) {
     auto it = rows_.find(key);
     if (it == rows_.end()) return;
     it->value->setText(text);
-    it->value->setStyleSheet(
-        alarm ? QStringLiteral("color: %1; font-weight: bold").arg(worsenedColor().name())
-              : QString());
+    setStyleSheetIfChanged(
+        it->value, alarm
+                       ? QStringLiteral("color: %1; font-weight: bold").arg(worsenedColor().name())
+                       : QString());
     it->value->setToolTip({});
     it->delta->clear();
     it->deltaColor = {};
@@ -90,7 +101,7 @@ void MetricGrid::setRowVisible(const QString& key, bool visible) {
 void MetricGrid::clearValues(const QString& placeholder) {
     for (Row& r : rows_) {
         r.value->setText(placeholder);
-        r.value->setStyleSheet({});
+        setStyleSheetIfChanged(r.value, {});
         r.value->setToolTip({});
         r.delta->clear();
         r.deltaColor = {};

@@ -82,6 +82,8 @@ void MetricsPanel::setState(const StudioState& state) {
 }
 
 void MetricsPanel::setSelection(const StudioSelection& selection) {
+    // The studio sends the selection again after each new state: the figures are shown.
+    if (selection == selection_) return;
     selection_ = selection;
     refresh();
 }
