@@ -18,6 +18,44 @@ namespace {
 constexpr double kPad = 8;
 constexpr double kBarHeight = 4;
 
+// The point `distance` along `path` from its start, or its midpoint when the path is shorter
+// than twice that. Walks only the start of the path, curves cut in kCurveSteps chords (well
+// under a pixel off at the few pixels this is used for), where QPainterPath::percentAtLength
+// measures the whole path.
+QPointF pointNearStart(const QPainterPath& path, double distance) {
+    constexpr int kCurveSteps = 16;
+    QList<QPointF> pts;
+    double length = 0;
+    auto add = [&](QPointF p) {
+        if (!pts.isEmpty()) length += QLineF(pts.back(), p).length();
+        pts << p;
+    };
+    for (int i = 0; i < path.elementCount() && length < 2 * distance; ++i) {
+        const QPainterPath::Element e = path.elementAt(i);
+        if (e.isMoveTo() && !pts.isEmpty()) break; // only the first subpath
+        if (e.type == QPainterPath::CurveToElement && i + 2 < path.elementCount()) {
+            const QPointF p0 = pts.isEmpty() ? QPointF(e) : pts.back();
+            const QPointF c1 = e, c2 = path.elementAt(i + 1), p3 = path.elementAt(i + 2);
+            for (int k = 1; k <= kCurveSteps; ++k) {
+                const double t = double(k) / kCurveSteps, u = 1 - t;
+                add(u * u * u * p0 + 3 * u * u * t * c1 + 3 * u * t * t * c2 + t * t * t * p3);
+            }
+            i += 2;
+        } else {
+            add(e);
+        }
+    }
+    if (pts.isEmpty()) return {};
+    double target = std::min(distance, length / 2), walked = 0;
+    for (qsizetype k = 1; k < pts.size(); ++k) {
+        const double step = QLineF(pts[k - 1], pts[k]).length();
+        if (walked + step >= target && step > 0)
+            return pts[k - 1] + (pts[k] - pts[k - 1]) * ((target - walked) / step);
+        walked += step;
+    }
+    return pts.back();
+}
+
 double lodOf(const QStyleOptionGraphicsItem* option, const QPainter* p) {
     return option->levelOfDetailFromTransform(p->worldTransform());
 }
@@ -106,6 +144,17 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
 
 // --- EdgeItem -------------------------------------------------------------------------------
 
+double ItemStyle::edgeLabelWidth(const QString& label) const {
+    if (!(measuredEdgeFont_ == edgeFont)) {
+        edgeLabelWidths_.clear();
+        measuredEdgeFont_ = edgeFont;
+    }
+    auto it = edgeLabelWidths_.constFind(label);
+    if (it == edgeLabelWidths_.constEnd())
+        it = edgeLabelWidths_.insert(label, QFontMetricsF(edgeFont).horizontalAdvance(label));
+    return *it;
+}
+
 EdgeItem::EdgeItem(LayerId tail, LayerId head, const ItemStyle* style)
     : tail_(tail), head_(head), style_(style) {
     setZValue(1);
@@ -150,7 +199,7 @@ QRectF EdgeItem::labelRect() const {
     if (label_.isEmpty()) return {};
     const QFontMetricsF fm(style_->edgeFont);
     return QRectF(placeLabel() - QPointF(0, fm.ascent()),
-                  QSizeF(fm.horizontalAdvance(label_) + 2, fm.height()));
+                  QSizeF(style_->edgeLabelWidth(label_) + 2, fm.height()));
 }
 
 namespace {
@@ -171,9 +220,7 @@ QPointF EdgeItem::labelAnchor() const {
             anchor_ = QPointF();
         } else {
             const QFontMetricsF fm(style_->edgeFont);
-            const double length = path_.length();
-            const double at = length > 0 ? std::min(0.5, (fm.ascent() + 3) / length) : 0.0;
-            anchor_ = path_.pointAtPercent(path_.percentAtLength(at * length)) + QPointF(5, 0);
+            anchor_ = pointNearStart(path_, fm.ascent() + 3) + QPointF(5, 0);
         }
     }
     return *anchor_;
@@ -187,7 +234,7 @@ void EdgeItem::recompute() {
     bounds_ = path_.boundingRect() | arrow_.boundingRect();
     if (!label_.isEmpty() && !path_.isEmpty()) {
         const QFontMetricsF fm(style_->edgeFont);
-        const double w = fm.horizontalAdvance(label_) + 2;
+        const double w = style_->edgeLabelWidth(label_) + 2;
         const QRectF route = path_.boundingRect();
         bounds_ |= route.adjusted(-w - 5, -fm.ascent(), w + 5, fm.height() - fm.ascent());
     }
@@ -208,7 +255,7 @@ QPointF EdgeItem::placeLabel() const {
     };
     // Slide down the edge (right of it, else left) until the label crosses no group frame:
     // a size drawn over a cluster border cannot be read.
-    const double w = fm.horizontalAdvance(label_) + 2;
+    const double w = style_->edgeLabelWidth(label_) + 2;
     auto boxAt = [&](QPointF p) {
         return QRectF(p - QPointF(0, fm.ascent()), QSizeF(w, fm.height()));
     };

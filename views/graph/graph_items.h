@@ -10,6 +10,7 @@
 #include <QColor>
 #include <QFont>
 #include <QGraphicsItem>
+#include <QHash>
 #include <QPainterPath>
 
 #include <optional>
@@ -23,6 +24,14 @@ struct CanvasTheme;
 struct ItemStyle {
     const CanvasTheme* theme = nullptr;
     QFont nameFont, detailFont, edgeFont, headerFont;
+
+    // Width of an edge label in edgeFont. Tensor sizes repeat across a network: each text is
+    // measured once (measuring is most of the cost of labelling thousands of edges).
+    double edgeLabelWidth(const QString& label) const;
+
+  private:
+    mutable QHash<QString, double> edgeLabelWidths_;
+    mutable QFont measuredEdgeFont_;
 };
 
 // Below this zoom texts are not drawn; below kLodShapes only plain shapes.

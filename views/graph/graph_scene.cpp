@@ -29,10 +29,14 @@ constexpr size_t kPolylineAbove = 600;
 // applied without an index, which is then built once.
 class WithoutIndex {
   public:
-    explicit WithoutIndex(QGraphicsScene* scene) : scene_(scene) {
-        scene_->setItemIndexMethod(QGraphicsScene::NoIndex);
+    explicit WithoutIndex(QGraphicsScene* scene)
+        : scene_(scene->itemIndexMethod() == QGraphicsScene::NoIndex ? nullptr : scene) {
+        if (scene_) scene_->setItemIndexMethod(QGraphicsScene::NoIndex);
     }
-    ~WithoutIndex() { scene_->setItemIndexMethod(QGraphicsScene::BspTreeIndex); }
+    // Only the outermost one rebuilds the index.
+    ~WithoutIndex() {
+        if (scene_) scene_->setItemIndexMethod(QGraphicsScene::BspTreeIndex);
+    }
     WithoutIndex(const WithoutIndex&) = delete;
     WithoutIndex& operator=(const WithoutIndex&) = delete;
 
@@ -157,6 +161,7 @@ void GraphScene::onLayoutDone(uint64_t ticket, LayoutResult result) {
         u.error = QString::fromStdString(result.error);
     } else {
         emit layoutAboutToBeApplied();
+        const WithoutIndex bulk(this); // one index rebuild for the layout and the labels
         applyLayout(std::move(done.request), std::move(result));
         applyLooks(); // the new group items
         u.relaidOut = true;
