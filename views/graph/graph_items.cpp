@@ -6,6 +6,7 @@
 #include <QPainter>
 #include <QPainterPathStroker>
 #include <QStyleOptionGraphicsItem>
+#include <QVarLengthArray>
 
 #include <algorithm>
 #include <cmath>
@@ -23,12 +24,15 @@ constexpr double kBarHeight = 4;
 // under a pixel off at the few pixels this is used for), where QPainterPath::percentAtLength
 // measures the whole path.
 QPointF pointNearStart(const QPainterPath& path, double distance) {
-    constexpr int kCurveSteps = 16;
-    QList<QPointF> pts;
+    constexpr int kCurveSteps = 8;
+    QVarLengthArray<QPointF, 64> pts;
     double length = 0;
     auto add = [&](QPointF p) {
-        if (!pts.isEmpty()) length += QLineF(pts.back(), p).length();
-        pts << p;
+        if (!pts.isEmpty()) {
+            const QPointF d = p - pts.back();
+            length += std::sqrt(d.x() * d.x() + d.y() * d.y());
+        }
+        pts.append(p);
     };
     for (int i = 0; i < path.elementCount() && length < 2 * distance; ++i) {
         const QPainterPath::Element e = path.elementAt(i);
@@ -46,11 +50,12 @@ QPointF pointNearStart(const QPainterPath& path, double distance) {
         }
     }
     if (pts.isEmpty()) return {};
-    double target = std::min(distance, length / 2), walked = 0;
+    const double target = std::min(distance, length / 2);
+    double walked = 0;
     for (qsizetype k = 1; k < pts.size(); ++k) {
-        const double step = QLineF(pts[k - 1], pts[k]).length();
-        if (walked + step >= target && step > 0)
-            return pts[k - 1] + (pts[k] - pts[k - 1]) * ((target - walked) / step);
+        const QPointF d = pts[k] - pts[k - 1];
+        const double step = std::sqrt(d.x() * d.x() + d.y() * d.y());
+        if (walked + step >= target && step > 0) return pts[k - 1] + d * ((target - walked) / step);
         walked += step;
     }
     return pts.back();

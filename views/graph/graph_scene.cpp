@@ -24,26 +24,6 @@ constexpr double kMaxNodeWidth = 260;
 // Above this many layers edges are routed as polylines (spline routing dominates dot's time).
 constexpr size_t kPolylineAbove = 600;
 
-// Changing the geometry of thousands of items one by one costs Qt's BSP index a linear
-// search each (items waiting to be indexed wait in a list): a new network or layout is
-// applied without an index, which is then built once.
-class WithoutIndex {
-  public:
-    explicit WithoutIndex(QGraphicsScene* scene)
-        : scene_(scene->itemIndexMethod() == QGraphicsScene::NoIndex ? nullptr : scene) {
-        if (scene_) scene_->setItemIndexMethod(QGraphicsScene::NoIndex);
-    }
-    // Only the outermost one rebuilds the index.
-    ~WithoutIndex() {
-        if (scene_) scene_->setItemIndexMethod(QGraphicsScene::BspTreeIndex);
-    }
-    WithoutIndex(const WithoutIndex&) = delete;
-    WithoutIndex& operator=(const WithoutIndex&) = delete;
-
-  private:
-    QGraphicsScene* scene_;
-};
-
 QPainterPath toPath(const std::vector<LayoutPoint>& pts) {
     QPainterPath path;
     if (pts.empty()) return path;
@@ -58,6 +38,10 @@ GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent), layouter_(make
     theme_ = CanvasTheme::fromPalette(QApplication::palette());
     style_.theme = &theme_;
     setFonts(QApplication::font());
+    // No BSP index: each layout moves every item, and Qt rebuilds its index at the next paint,
+    // one insertion per item (68 M instructions on a 5,000-layer network, a stall of its
+    // own). Without it a paint tests each item's bounds and a click searches linearly.
+    setItemIndexMethod(QGraphicsScene::NoIndex);
     connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSceneSelectionChanged);
 }
 
@@ -161,7 +145,6 @@ void GraphScene::onLayoutDone(uint64_t ticket, LayoutResult result) {
         u.error = QString::fromStdString(result.error);
     } else {
         emit layoutAboutToBeApplied();
-        const WithoutIndex bulk(this); // one index rebuild for the layout and the labels
         applyLayout(std::move(done.request), std::move(result));
         applyLooks(); // the new group items
         u.relaidOut = true;
@@ -178,7 +161,6 @@ void GraphScene::onLayoutDone(uint64_t ticket, LayoutResult result) {
 }
 
 void GraphScene::rebuildItems() {
-    const WithoutIndex bulk(this);
     syncing_ = true;
     nodes_.clear();
     clear(); // deletes every item
@@ -251,7 +233,6 @@ LayoutRequest GraphScene::buildRequest() {
 }
 
 void GraphScene::applyLayout(LayoutRequest req, LayoutResult res) {
-    const WithoutIndex bulk(this);
     const double header =
         req.clusters.empty() ? headerHeight() : req.clusters.front().header_height;
     for (size_t k = 0; k < req.nodes.size(); ++k) {
@@ -392,7 +373,6 @@ void GraphScene::labelEdges() {
     if (!labelsDirty_ && actBits == labelledActBits_) return;
     labelsDirty_ = false;
     labelledActBits_ = actBits;
-    const WithoutIndex bulk(this); // labels change the bounds of thousands of edges
     const Network& net = state_.network;
     std::vector<EdgeItem*> labelled(size_t(net.size()), nullptr);
     std::vector<int> outEdges(size_t(net.size()), 0);
