@@ -20,11 +20,10 @@ constexpr double kPad = 8;
 constexpr double kBarHeight = 4;
 
 // The point `distance` along `path` from its start, or its midpoint when the path is shorter
-// than twice that. Walks only the start of the path, curves cut in kCurveSteps chords (well
-// under a pixel off at the few pixels this is used for), where QPainterPath::percentAtLength
-// measures the whole path.
+// than twice that. Walks only the start of the path (curves cut in short chords), where
+// QPainterPath::percentAtLength measures the whole path.
 QPointF pointNearStart(const QPainterPath& path, double distance) {
-    constexpr int kCurveSteps = 8;
+    constexpr int kCurveSteps = 64;
     QVarLengthArray<QPointF, 64> pts;
     double length = 0;
     auto add = [&](QPointF p) {
@@ -40,7 +39,7 @@ QPointF pointNearStart(const QPainterPath& path, double distance) {
         if (e.type == QPainterPath::CurveToElement && i + 2 < path.elementCount()) {
             const QPointF p0 = pts.isEmpty() ? QPointF(e) : pts.back();
             const QPointF c1 = e, c2 = path.elementAt(i + 1), p3 = path.elementAt(i + 2);
-            for (int k = 1; k <= kCurveSteps; ++k) {
+            for (int k = 1; k <= kCurveSteps && length < 2 * distance; ++k) {
                 const double t = double(k) / kCurveSteps, u = 1 - t;
                 add(u * u * u * p0 + 3 * u * u * t * c1 + 3 * u * t * t * c2 + t * t * t * p3);
             }
