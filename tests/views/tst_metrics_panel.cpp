@@ -39,6 +39,7 @@ class TestMetricsPanel : public QObject {
     void humanUnits();
     void deltaFunction();
     void decimalCommaLocale();
+    void deltaLabelsPaintTheirColour();
 };
 
 void TestMetricsPanel::deltaArrowsAndColours() {
@@ -62,6 +63,51 @@ void TestMetricsPanel::deltaArrowsAndColours() {
     auto* label = panel.findChild<QLabel*>(QStringLiteral("delta:total.dram_bytes"));
     QVERIFY(label);
     QCOMPARE(label->text(), QStringLiteral("▲ 100 %"));
+}
+
+namespace {
+
+// Counts style re-polishes (QEvent::StyleChange) of a widget.
+class StyleChanges : public QObject {
+  public:
+    int count = 0;
+    bool eventFilter(QObject*, QEvent* e) override {
+        count += e->type() == QEvent::StyleChange;
+        return false;
+    }
+};
+
+} // namespace
+
+// The delta is drawn in its colour; an edit and its undo turn it from red to green and back
+// without re-polishing the label (a style sheet per figure did, on every edit), and a figure
+// without a delta goes back to the panel's text colour.
+void TestMetricsPanel::deltaLabelsPaintTheirColour() {
+    StudioState worse = test::defaultState("l2net");
+    worse.previous = withTotals(*worse.metrics, 1000, 1000, 0.3, 500);
+    worse.metrics = withTotals(*worse.metrics, 2000, 1000, 0.3, 500);
+    StudioState better = worse;
+    better.previous = worse.metrics;
+    better.metrics = worse.previous;
+    MetricsPanel panel;
+    panel.setState(worse);
+    auto* label = panel.findChild<QLabel*>(QStringLiteral("delta:total.dram_bytes"));
+    QVERIFY(label);
+    QCOMPARE(label->palette().color(QPalette::WindowText), worsenedColor());
+    StyleChanges polishes;
+    label->installEventFilter(&polishes);
+    panel.setState(better);
+    QCOMPARE(label->text(), QStringLiteral("▼ 50 %"));
+    QCOMPARE(label->palette().color(QPalette::WindowText), improvedColor());
+    panel.setState(worse);
+    QCOMPARE(label->palette().color(QPalette::WindowText), worsenedColor());
+    QCOMPARE(polishes.count, 0);
+    StudioState same = worse;
+    same.previous = worse.metrics;
+    panel.setState(same);
+    QVERIFY(label->text().isEmpty());
+    QCOMPARE(label->palette().color(QPalette::WindowText),
+             panel.palette().color(QPalette::WindowText));
 }
 
 void TestMetricsPanel::noPreviousNoDeltas() {

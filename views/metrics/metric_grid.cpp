@@ -3,6 +3,7 @@
 #include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
+#include <QPalette>
 
 namespace lf {
 
@@ -11,6 +12,21 @@ namespace {
 // A style sheet re-polishes its widget even when it is the one already set.
 void setStyleSheetIfChanged(QWidget* w, const QString& sheet) {
     if (w->styleSheet() != sheet) w->setStyleSheet(sheet);
+}
+
+// A delta's colour changes with the direction of each edit (and its undo): set through the
+// palette, which costs a repaint, where a style sheet re-polishes the label. An invalid
+// colour gives the label its inherited text colour back.
+void setTextColor(QWidget* w, const QColor& c) {
+    const bool own = w->testAttribute(Qt::WA_SetPalette);
+    if (!c.isValid()) {
+        if (own) w->setPalette(QPalette());
+        return;
+    }
+    if (own && w->palette().color(QPalette::WindowText) == c) return;
+    QPalette p;
+    p.setColor(QPalette::WindowText, c);
+    w->setPalette(p);
 }
 
 } // namespace
@@ -70,9 +86,7 @@ void MetricGrid::setFigure(const QString& key, double value, std::optional<doubl
     const MetricDelta d = metricDelta(value, previous, better);
     r.delta->setText(d.text);
     r.deltaColor = d.color();
-    setStyleSheetIfChanged(r.delta, d.color().isValid()
-                                        ? QStringLiteral("color: %1").arg(d.color().name())
-                                        : QString());
+    setTextColor(r.delta, d.color());
     r.value->setToolTip(previous ? tr("Before the last edit: %1").arg(format(*previous))
                                  : QString());
 }
@@ -87,6 +101,7 @@ void MetricGrid::setText(const QString& key, const QString& text, bool alarm) {
                        : QString());
     it->value->setToolTip({});
     it->delta->clear();
+    setTextColor(it->delta, {});
     it->deltaColor = {};
 }
 
@@ -104,6 +119,7 @@ void MetricGrid::clearValues(const QString& placeholder) {
         setStyleSheetIfChanged(r.value, {});
         r.value->setToolTip({});
         r.delta->clear();
+        setTextColor(r.delta, {});
         r.deltaColor = {};
     }
 }
