@@ -40,6 +40,7 @@ class TestMetricsPanel : public QObject {
     void deltaFunction();
     void decimalCommaLocale();
     void deltaLabelsPaintTheirColour();
+    void figureUnderThePointerIsSelectable();
 };
 
 void TestMetricsPanel::deltaArrowsAndColours() {
@@ -108,6 +109,32 @@ void TestMetricsPanel::deltaLabelsPaintTheirColour() {
     QVERIFY(label->text().isEmpty());
     QCOMPARE(label->palette().color(QPalette::WindowText),
              panel.palette().color(QPalette::WindowText));
+}
+
+// A figure can be selected (and copied) when the pointer is on it; the others paint as plain
+// labels, and one holding a selection stays selectable.
+void TestMetricsPanel::figureUnderThePointerIsSelectable() {
+    auto selectable = [](const QLabel* l) {
+        return bool(l->textInteractionFlags() & Qt::TextSelectableByMouse);
+    };
+    MetricsPanel panel;
+    panel.setState(test::defaultState("l2net"));
+    auto* value = panel.findChild<QLabel*>(QStringLiteral("value:total.dram_bytes"));
+    auto* other = panel.findChild<QLabel*>(QStringLiteral("value:total.macs"));
+    QVERIFY(value && other);
+    QVERIFY(!selectable(value));
+    QEnterEvent enter(QPointF(2, 2), QPointF(2, 2), QPointF(2, 2));
+    QCoreApplication::sendEvent(value, &enter);
+    QVERIFY(selectable(value));
+    QVERIFY(!selectable(other));
+    QEvent leave(QEvent::Leave);
+    QCoreApplication::sendEvent(value, &leave);
+    QVERIFY(!selectable(value));
+    QCoreApplication::sendEvent(value, &enter);
+    value->setSelection(0, 2);
+    QVERIFY(value->hasSelectedText());
+    QCoreApplication::sendEvent(value, &leave);
+    QVERIFY(selectable(value));
 }
 
 void TestMetricsPanel::noPreviousNoDeltas() {

@@ -61,7 +61,6 @@ void MetricGrid::addRow(const QString& key, const QString& label, const QString&
     r.value->setObjectName(QStringLiteral("value:") + key);
     r.delta->setObjectName(QStringLiteral("delta:") + key);
     r.value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    r.value->setTextInteractionFlags(Qt::TextSelectableByMouse);
     r.delta->setMinimumWidth(r.delta->fontMetrics().horizontalAdvance(QStringLiteral("▲ 100 %")));
     if (!tooltip.isEmpty()) r.label->setToolTip(tooltip);
     for (QLabel* l : {r.label, r.value}) {
@@ -147,11 +146,20 @@ void MetricGrid::setWhatsThis(const QString& key, const QString& text) {
 }
 
 bool MetricGrid::eventFilter(QObject* watched, QEvent* event) {
+    const auto it = rows_.constFind(watched->property("metricKey").toString());
+    if (it == rows_.constEnd()) return QWidget::eventFilter(watched, event);
     // Reported before the label shows its text (QWidget::event), so that the figure's
     // explanation opens beside the popup.
-    if (event->type() == QEvent::WhatsThis) {
-        const QString key = watched->property("metricKey").toString();
-        if (rows_.contains(key)) emit whatsThisRequested(key);
+    if (event->type() == QEvent::WhatsThis) emit whatsThisRequested(it.key());
+    // Figures can be selected and copied, but a selectable label lays its text out as a
+    // document on every paint (some 60 figures per edit): only the one under the pointer, or
+    // holding a selection, is selectable.
+    if (watched == it->value) {
+        QLabel* v = it->value;
+        if (event->type() == QEvent::Enter)
+            v->setTextInteractionFlags(v->textInteractionFlags() | Qt::TextSelectableByMouse);
+        else if (event->type() == QEvent::Leave && !v->hasSelectedText())
+            v->setTextInteractionFlags(v->textInteractionFlags() & ~Qt::TextSelectableByMouse);
     }
     return QWidget::eventFilter(watched, event);
 }
