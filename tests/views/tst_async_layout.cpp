@@ -52,6 +52,30 @@ class TestAsyncLayout : public QObject {
         QCOMPARE(scene.lastRequest().clusters.size(), size_t(1));
     }
 
+    // Above a number of edges a layout is applied in one event-loop turn and the edges are
+    // labelled in the next: at the layoutApplied signal the routes are new and unlabelled.
+    void largeGraphsAreLabelledInTheNextTurn() {
+        for (const bool later : {false, true}) {
+            GraphScene scene;
+            scene.setAsyncLayout(true);
+            if (later) scene.setLabelsInNextTurnAbove(0);
+            int labelledAtSignal = -1;
+            connect(&scene, &GraphScene::layoutApplied, this, [&] {
+                labelledAtSignal = 0;
+                for (const EdgeItem* e : scene.edges())
+                    labelledAtSignal += !e->label().isEmpty();
+            });
+            scene.setState(test::defaultState("l3net"));
+            QTRY_VERIFY_WITH_TIMEOUT(labelledAtSignal >= 0, 30000);
+            QCOMPARE(labelledAtSignal == 0, later);
+            int labelled = 0;
+            QCoreApplication::processEvents();
+            for (const EdgeItem* e : scene.edges())
+                labelled += !e->label().isEmpty();
+            QVERIFY(labelled > 0);
+        }
+    }
+
     void onlyTheLatestRequestIsApplied() {
         GraphScene scene;
         scene.setAsyncLayout(true);

@@ -146,7 +146,17 @@ void GraphScene::onLayoutDone(uint64_t ticket, LayoutResult result) {
     } else {
         emit layoutAboutToBeApplied();
         applyLayout(std::move(done.request), std::move(result));
+        labelsLater_ = edges_.size() > labelsInNextTurnAbove_;
         applyLooks(); // the new group items
+        if (labelsLater_) {
+            labelsLater_ = false;
+            QMetaObject::invokeMethod(
+                this,
+                [this] {
+                    if (!edges_.empty() && !layout_.edges.empty()) labelEdges();
+                },
+                Qt::QueuedConnection);
+        }
         u.relaidOut = true;
     }
     // Items of a new network wait hidden for their first layout (or its failure).
@@ -361,7 +371,7 @@ void GraphScene::applyLooks() {
             std::find(highlighted_.begin(), highlighted_.end(), int(gi)) != highlighted_.end();
         it->second->setLook(look);
     }
-    if (!edges_.empty() && !layout_.edges.empty()) labelEdges();
+    if (!edges_.empty() && !layout_.edges.empty() && !labelsLater_) labelEdges();
 }
 
 void GraphScene::labelEdges() {

@@ -37,6 +37,9 @@ class GraphScene : public QGraphicsScene {
     // seconds on them and the picture cannot be read; the studio's other views still work.
     static constexpr int kMaxDrawnLayers = 5000;
     bool tooLargeToDraw() const { return tooLarge_; }
+    // A layout that arrives for a graph with more edges than this is applied in one event-loop
+    // turn and its edges labelled in the next (two shorter stalls instead of one long one).
+    void setLabelsInNextTurnAbove(size_t edges) { labelsInNextTurnAbove_ = edges; }
 
     void setColorBy(ColorBy mode);
     ColorBy colorBy() const { return colorBy_; }
@@ -123,7 +126,9 @@ class GraphScene : public QGraphicsScene {
     };
     std::vector<NodeTexts> nodeTexts_; // by LayerId; they change only with the network
     bool labelsDirty_ = true;          // a layout moved the edges since they were labelled
-    int labelledActBits_ = -1;         // the word size the edge labels were made for
+    size_t labelsInNextTurnAbove_ = 2000;
+    bool labelsLater_ = false; // applyLooks leaves the labels to a queued labelEdges()
+    int labelledActBits_ = -1; // the word size the edge labels were made for
     std::vector<EdgeItem*> edges_;
     std::map<int, GroupItem*> groups_; // by key (first layer id)
     LayoutRequest request_;
