@@ -204,6 +204,29 @@ layers:
         QVERIFY(fused);
     }
 
+    // The group space shares each vertex's groups between the caller and a helper thread: the
+    // same groups, flags, costs and scheme as one thread, on networks with wide fan-outs and
+    // large group spaces (the fuser picks two threads for these by itself).
+    void sameResultOnOneAndTwoThreads() {
+        for (const char* name : {"googlenet", "squeezenet1.0", "xception"})
+            for (const char* hwName : {"optimus-default", "hwff-config-2"}) {
+                const Network net = test::bundledNetwork(name);
+                const Hardware hw = test::bundledHardware(hwName);
+                OptimusFuserOptions one, two;
+                one.threads = 1;
+                two.threads = 2;
+                const OptimusFuserResult a = optimusFuse(net, hw, one);
+                const OptimusFuserResult b = optimusFuse(net, hw, two);
+                const QString where = QString("%1 on %2").arg(name, hwName);
+                QVERIFY2(a.cost == b.cost, qPrintable(where));
+                QVERIFY2(a.groups == b.groups, qPrintable(where));
+                QVERIFY2(a.groups_evaluated == b.groups_evaluated, qPrintable(where));
+                QVERIFY2(a.classified_by_bound == b.classified_by_bound, qPrintable(where));
+                QVERIFY2(a.subproblems == b.subproblems, qPrintable(where));
+                QVERIFY(a.groups_evaluated > 200);
+            }
+    }
+
     void chainFormsTriangularNumberOfGroups() {
         Hardware hw = test::bundledHardware("hwff-config-1");
         hw.buffer.bytes = int64_t(1) << 30; // every group feasible: none is pruned
