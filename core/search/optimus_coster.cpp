@@ -368,9 +368,11 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
     // they will hold there. An infeasible group gets the exact minimum over the ISOA
     // decisions when it has few tops (lowerBound()).
     const int64_t fLo = outsideNow + opsMembers_;
-    const int64_t ops = ops_, outside = outsideBound(true);
+    const int64_t ops = ops_;
     c.lower_bound_bits = ops * abits_;
-    c.hopeless = ops + outside > capElems;
+    // A group that fits is never hopeless: both bounds are at most its own fmaps (the
+    // operators' bound under its own decision, the outside tensors at all their channels).
+    c.hopeless = fLo > capElems && ops + outsideBound(true) > capElems;
     if (!c.hopeless && fLo > capElems) { // the exact minimum over the tops' decisions, if few
         const int64_t plain = outsideBound(false);
         c.hopeless = lowerBound(capElems - plain) + plain > capElems;
