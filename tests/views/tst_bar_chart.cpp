@@ -5,8 +5,10 @@
 #include "charts/bar_chart_paint.h"
 #include "charts/chart_widgets.h"
 
+#include <QFile>
 #include <QImage>
 #include <QPalette>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace lf;
@@ -76,6 +78,7 @@ class TestBarChart : public QObject {
     void followsThePalette();
     void findsTheBarUnderThePointer();
     void sameDataRepaintsNothing();
+    void exportsSvgWithItsTexts();
 };
 
 // Heights are proportional to the values; a merge of two groups (one category fewer, new
@@ -193,6 +196,22 @@ void TestBarChart::sameDataRepaintsNothing() {
     QCOMPARE(counter.paints, 0);
     w.setData(twoSets({1, 2}, {3, 5}));
     QTRY_COMPARE(counter.paints, 1);
+}
+
+void TestBarChart::exportsSvgWithItsTexts() {
+    BarChartWidget w; // never shown
+    w.setData(twoSets({10, 20}, {30, 0}));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("traffic.svg"));
+    QCOMPARE(w.exportImage(path), QString());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray svg = f.readAll();
+    QVERIFY(svg.contains("viewBox=\"0 0 960 600\"")); // the default size when not on screen
+    for (const char* text : {"DRAM traffic per group (KB)", "weight", "g1"})
+        QVERIFY2(svg.contains(text), text);
+    QVERIFY(svg.contains(kWeight.name().toLatin1()));
 }
 
 QTEST_MAIN(TestBarChart)
