@@ -79,6 +79,7 @@ class TestBarChart : public QObject {
     void findsTheBarUnderThePointer();
     void sameDataRepaintsNothing();
     void exportsSvgWithItsTexts();
+    void paintsAtTwiceThePixelDensity();
 };
 
 // Heights are proportional to the values; a merge of two groups (one category fewer, new
@@ -212,6 +213,26 @@ void TestBarChart::exportsSvgWithItsTexts() {
     for (const char* text : {"DRAM traffic per group (KB)", "weight", "g1"})
         QVERIFY2(svg.contains(text), text);
     QVERIFY(svg.contains(kWeight.name().toLatin1()));
+}
+
+// On a HiDPI screen the chart fills the device pixels: bars where they belong, the
+// background everywhere else, nothing drawn at half size in a corner.
+void TestBarChart::paintsAtTwiceThePixelDensity() {
+    BarChartWidget w;
+    w.resize(500, 300);
+    w.setData(twoSets({10, 20}, {30, 40}));
+    QImage img(1000, 600, QImage::Format_ARGB32_Premultiplied);
+    img.setDevicePixelRatio(2);
+    img.fill(Qt::black);
+    w.render(&img);
+    const QImage once = w.grab().toImage();
+    for (int g : {0, 1}) {
+        const QPoint c = w.barCenter(g);
+        QCOMPARE(img.pixelColor(2 * c), kInput);
+        QCOMPARE(img.pixelColor(2 * c + QPoint(1, 1)), kInput);
+    }
+    QCOMPARE(img.pixelColor(999, 599), once.pixelColor(499, 299));
+    QCOMPARE(img.pixelColor(999, 599), w.palette().color(QPalette::Base));
 }
 
 QTEST_MAIN(TestBarChart)
