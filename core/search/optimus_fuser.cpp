@@ -2,6 +2,7 @@
 
 #include "models/evaluate.h"
 #include "models/evaluate_detail.h"
+#include "network/dims.h"
 #include "search/optimus_coster.h"
 #include "search/optimus_groups.h"
 #include "search/tile_optimizer.h"
@@ -105,16 +106,23 @@ class Memo {
 // outputs is then linear, not 2^fan-out). And the memo has a bound: once it holds
 // `maxEntries` sub-problems, a sub-problem not met before is not searched but costed as all
 // its vertices alone (an upper bound, and the scheme read back matches it), and counted.
+//
+// A candidate group is not followed when its cost, the vertices it leaves alone and a lower
+// bound of the rest (`floor`: Σ of a per-vertex amount every partition pays, for Optimus Eq. 3
+// each operator's weights, read at least once) already reach the best found: it cannot be
+// strictly cheaper, so the optimum and the group chosen on ties stay the same.
 class Solver {
   public:
     // `vertices`: the most sub-problems one path of the recursion can nest.
     // `integral`: group costs are integers (exact sums), see index().
+    // `floor`: by layer, what every partition pays for it at least (zeros: no bound).
     Solver(const OptimusGroupSpace& space, const SearchControl& control, size_t vertices,
-           size_t layers, size_t maxEntries, int64_t maxSteps, bool integral)
+           size_t layers, size_t maxEntries, int64_t maxSteps, bool integral,
+           std::vector<double> floor)
         : space_(space), control_(control), memo_(space.words()),
           scratch_((vertices + 2) * space.words(), 0), index_(layers), single_(layers, 0),
-          singleGroup_(layers, -1), maxEntries_(maxEntries), maxSteps_(maxSteps),
-          dominance_(integral) {
+          floor_(std::move(floor)), singleGroup_(layers, -1), maxEntries_(maxEntries),
+          maxSteps_(maxSteps), dominance_(integral) {
         for (LayerId v = 0; v < LayerId(layers); ++v) {
             const auto& valid = space.validStartingAt(v);
             if (valid.empty() || space.size(valid.front()) != 1) continue; // {v} comes first
@@ -123,17 +131,13 @@ class Solver {
         }
     }
 
-    // The cost of every vertex of `S` alone.
-    double singles(const uint64_t* S) const {
-        double t = 0;
-        for (size_t k = 0; k < space_.words(); ++k)
-            for (uint64_t x = S[k]; x; x &= x - 1)
-                t += single_[k * 64 + size_t(std::countr_zero(x))];
-        return t;
-    }
+    // The cost of every vertex of `S` alone, or (of) the floor of every vertex.
+    double singles(const uint64_t* S) const { return sum(S, single_); }
+    double floor(const uint64_t* S) const { return sum(S, floor_); }
 
-    // `S`: a sub-problem without isolated vertices; `singlesOfS`: singles(S).
-    double solve(const uint64_t* S, double singlesOfS, size_t depth = 0) {
+    // `S`: a sub-problem without isolated vertices; `singlesOfS`: singles(S); `floorOfS`:
+    // floor(S).
+    double solve(const uint64_t* S, double singlesOfS, double floorOfS, size_t depth = 0) {
         const size_t W = space_.words();
         size_t first = W;
         for (size_t k = 0; k < W; ++k)
@@ -171,9 +175,14 @@ class Solver {
                 ++steps_;
                 const uint32_t g = ix.groups[k * 64 + size_t(std::countr_zero(x))];
                 uint64_t* next = &scratch_[depth * W];
-                const double taken = remove(S, g, next);
-                const double total = space_.cost(g) + taken +
-                                     solve(next, singlesOfS - taken - singles(g), depth + 1);
+                double takenFloor = 0;
+                const double taken = remove(S, g, next, &takenFloor);
+                const double floorOfNext = floorOfS - takenFloor - groupSum(g, groupFloor_, floor_);
+                if (space_.cost(g) + taken + floorOfNext >= best) continue; // cannot be cheaper
+                const double total =
+                    space_.cost(g) + taken +
+                    solve(next, singlesOfS - taken - groupSum(g, groupSingles_, single_),
+                          floorOfNext, depth + 1);
                 if (total < best) {
                     best = total;
                     bestGroup = int32_t(g);
@@ -184,8 +193,9 @@ class Solver {
     }
 
     // S minus group g, then minus the vertices that left isolated (each a group of its
-    // own); returns the cost of those vertices.
-    double remove(const uint64_t* S, uint32_t g, uint64_t* next) const {
+    // own); returns the cost of those vertices (and adds their floor to `takenFloor`).
+    double remove(const uint64_t* S, uint32_t g, uint64_t* next,
+                  double* takenFloor = nullptr) const {
         const size_t W = space_.words();
         const uint64_t* m = space_.bits(g);
         const uint64_t* nb = m + 3 * W;
@@ -202,6 +212,7 @@ class Solver {
                 if (!alone) continue;
                 next[k] &= ~(uint64_t(1) << (v % 64));
                 taken += single_[v];
+                if (takenFloor) *takenFloor += floor_[v];
             }
         return taken;
     }
@@ -217,10 +228,18 @@ class Solver {
     int64_t fallbacks() const { return fallbacks_; }
 
   private:
-    double singles(uint32_t g) {
-        if (groupSingles_.size() <= g) groupSingles_.resize(space_.size(), -1);
-        double& s = groupSingles_[g];
-        if (s < 0) s = singles(space_.bits(g));
+    double sum(const uint64_t* S, const std::vector<double>& byVertex) const {
+        double t = 0;
+        for (size_t k = 0; k < space_.words(); ++k)
+            for (uint64_t x = S[k]; x; x &= x - 1)
+                t += byVertex[k * 64 + size_t(std::countr_zero(x))];
+        return t;
+    }
+    // Σ byVertex over group g, kept in `cache` (by group, -1: not yet).
+    double groupSum(uint32_t g, std::vector<double>& cache, const std::vector<double>& byVertex) {
+        if (cache.size() <= g) cache.resize(space_.size(), -1);
+        double& s = cache[g];
+        if (s < 0) s = sum(space_.bits(g), byVertex);
         return s;
     }
 
@@ -278,8 +297,10 @@ class Solver {
     std::vector<uint64_t> candScratch_;
     std::vector<Index> index_;
     std::vector<double> single_;       // by vertex: the cost of the vertex alone
+    std::vector<double> floor_;        // by vertex: what every partition pays for it at least
     std::vector<int32_t> singleGroup_; // by vertex: the group {v}
     std::vector<double> groupSingles_; // by group: Σ single_ of its vertices (-1: not yet)
+    std::vector<double> groupFloor_;   // by group: Σ floor_ of its vertices (-1: not yet)
     size_t maxEntries_;
     int64_t maxSteps_, steps_ = 0; // candidate groups tried (and index words read / 16)
     int64_t fallbacks_ = 0;
@@ -434,15 +455,21 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     for (const OptimusVertexLimit& l : res.limited_vertices)
         res.groups_not_formed = satAdd(res.groups_not_formed, l.not_formed);
     res.largest_vertex_share = space.largestVertexShare();
+    // Optimus Eq. 3 reads every operator's weights at least once, whatever the groups.
+    std::vector<double> floor(size_t(net.size()), 0);
+    if (opt.cost == FuserCost::optimus)
+        for (LayerId v = 0; v < net.size(); ++v)
+            if (rules.vertex[size_t(v)] && isCompute(net.layer(v).type))
+                floor[size_t(v)] = double(layerWeights(layerDims(net, v)));
     Solver solver(space, control, size_t(res.operators), size_t(net.size()),
                   res.max_subproblems > 0 ? size_t(res.max_subproblems) : SIZE_MAX,
                   opt.max_dp_steps > 0 ? opt.max_dp_steps : INT64_MAX,
-                  opt.cost == FuserCost::optimus);
+                  opt.cost == FuserCost::optimus, std::move(floor));
     std::vector<uint64_t> all(space.words(), 0);
     for (LayerId v = 0; v < net.size(); ++v)
         if (rules.vertex[size_t(v)]) all[size_t(v) / 64] |= uint64_t(1) << (v % 64);
     try {
-        res.cost = solver.solve(all.data(), solver.singles(all.data()));
+        res.cost = solver.solve(all.data(), solver.singles(all.data()), solver.floor(all.data()));
     } catch (const Cancelled&) {
         res.cancelled = true;
         return res;
