@@ -61,7 +61,9 @@ class TestCrashRecovery : public QObject {
                 line += studio.readLine();
             QCOMPARE(line.trimmed(), QByteArray(answers[k]));
         }
-        // Past the autosave delay the history file reflects every edit; then kill -9.
+        // Past the autosave delay the history file reflects every edit and the project
+        // snapshot is there (an autosave writes the history first: a kill between the two
+        // left no session to recover); then kill -9.
         QString history;
         QElapsedTimer waited;
         waited.start();
@@ -69,7 +71,8 @@ class TestCrashRecovery : public QObject {
             history = findFile(home.path(), QStringLiteral("*.lfhistory"));
             QFile f(history);
             if (!history.isEmpty() && f.open(QIODevice::ReadOnly) &&
-                f.readAll().contains("index: 2"))
+                f.readAll().contains("index: 2") &&
+                !findFile(QFileInfo(history).absolutePath(), QStringLiteral("*.lfproj")).isEmpty())
                 break;
             QTest::qWait(100);
         }
