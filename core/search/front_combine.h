@@ -22,6 +22,9 @@ class WorkPool;
 struct CombineInput {
     const std::vector<FrontCost>* a = nullptr;
     const std::vector<FrontCost>* b = nullptr;
+    // orderByBits(*a) and orderByBits(*b) when the caller has them (else made here).
+    const std::vector<uint32_t>* a_order = nullptr;
+    const std::vector<uint32_t>* b_order = nullptr;
 };
 
 struct CombinedPoint {
@@ -31,9 +34,11 @@ struct CombinedPoint {
 
 // The front of ∪ over inputs of A ⊕ B, in lexicographic order of (accesses, buffer, MACs).
 // Pairs whose sums overflow 64 bits are skipped. `pairs` (optional) receives the number of
-// pairs costed. Returns early (with what it has) when `cancel` becomes true.
+// pairs costed. Returns early (with what it has) when `cancel` becomes true. `bitsOrder`
+// (optional) receives orderByBits() of the result, which the combination knows without a sort.
 std::vector<CombinedPoint> combineFronts(const std::vector<CombineInput>& inputs, WorkPool* pool,
                                          int64_t* pairs = nullptr,
-                                         const std::atomic<bool>* cancel = nullptr);
+                                         const std::atomic<bool>* cancel = nullptr,
+                                         std::vector<uint32_t>* bitsOrder = nullptr);
 
 } // namespace lf
