@@ -4,9 +4,11 @@
 //
 // Only the pairs sumMaxFrontPairs visits are formed (search/pareto_filter.h). Their walk is
 // cut into runs of fixed length; each run is costed and reduced to its own front on a worker
-// thread, and the runs' fronts are merged in walk order. The result is the front of all those
-// pairs, and of equal pairs the first in walk order (inputs in order) — exactly what one
-// thread walking every pair would keep, whatever the number of threads.
+// thread, and the runs' fronts are merged: cut into chunks of the buffer range, each
+// filtered on a thread of its own, then checked against the earlier chunks' staircase. The
+// result is the front of all those pairs, and of equal pairs the first in walk order (inputs
+// in order) — exactly what one thread walking every pair would keep, whatever the number of
+// threads.
 #pragma once
 
 #include "search/pareto_filter.h"
