@@ -145,7 +145,7 @@ std::vector<CombinedPoint> combineFronts(const std::vector<CombineInput>& inputs
     // unless a pair of an earlier chunk (smaller buffer) has accesses and MACs no larger — one
     // look-up in the staircase of the earlier chunks' kept pairs, which equals that of the
     // pairs the whole filter keeps there (what a chunk keeps too many, an earlier pair beats).
-    const std::vector<int64_t> cuts = chunkCuts(fronts, partsFor(pool, 2));
+    const std::vector<int64_t> cuts = chunkCuts(fronts, partsFor(pool, 4));
     const size_t chunks = cuts.size() + 1;
     std::vector<std::vector<Pair>> chunkKept(chunks);
     std::vector<std::unique_ptr<BufferOrderedFilter>> filters(chunks);
@@ -204,42 +204,43 @@ std::vector<CombinedPoint> combineFronts(const std::vector<CombineInput>& inputs
             std::erase_if(chunkKept[c],
                           [&](const Pair& p) { return before[c].covers(p.cost.acc, p.cost.macs); });
     });
-    std::vector<Pair> kept;
-    if (chunks == 1) {
-        kept.swap(chunkKept[0]);
-    } else {
-        size_t total = 0;
-        for (const auto& k : chunkKept)
-            total += k.size();
-        kept.reserve(total);
-        for (auto& k : chunkKept) {
-            kept.insert(kept.end(), k.begin(), k.end());
-            std::vector<Pair>().swap(k);
-        }
-    }
-    // `kept` is in buffer order; the result is in (accesses, buffer, MACs) order. Sorting keys
-    // with their place in `kept` gives both, and the buffer order of the result for free: within
-    // one buffer, `kept` is in (accesses, MACs) order already, as the result is.
+    // `kept` (the chunks' pairs one after the other) is in buffer order; the result is in
+    // (accesses, buffer, MACs) order. Sorting keys with their place in `kept` gives both, and
+    // the buffer order of the result for free: within one buffer, `kept` is in (accesses,
+    // MACs) order already, as the result is. Every pass over the front runs on the pool.
     struct Key {
         FrontCost cost;
         uint32_t at;
     };
-    std::vector<Key> keys(kept.size());
-    for (size_t k = 0; k < kept.size(); ++k)
-        keys[k] = {kept[k].cost, uint32_t(k)};
+    std::vector<size_t> offset(chunks + 1, 0);
+    for (size_t c = 0; c < chunks; ++c)
+        offset[c + 1] = offset[c] + chunkKept[c].size();
+    const size_t total = offset[chunks];
+    std::unique_ptr<Pair[]> kept(new Pair[total]); // every entry written below
+    std::vector<Key> keys(total);
+    parallelFor(pool, chunks, [&](size_t c) {
+        for (size_t k = 0; k < chunkKept[c].size(); ++k) {
+            kept[offset[c] + k] = chunkKept[c][k];
+            keys[offset[c] + k] = {chunkKept[c][k].cost, uint32_t(offset[c] + k)};
+        }
+        std::vector<Pair>().swap(chunkKept[c]);
+    });
     // Front costs are distinct, so the order is total and any split of the sort gives it.
     parallelSort(pool, keys, [](const Key& x, const Key& y) {
         if (x.cost.acc != y.cost.acc) return x.cost.acc < y.cost.acc;
         if (x.cost.bits != y.cost.bits) return x.cost.bits < y.cost.bits;
         return x.cost.macs < y.cost.macs;
     });
-    std::vector<CombinedPoint> out(kept.size());
-    std::vector<uint32_t> place(bitsOrder ? kept.size() : 0);
-    for (size_t k = 0; k < keys.size(); ++k) {
-        const Pair& p = kept[keys[k].at];
-        out[k] = {p.cost, p.input, p.a, p.b};
-        if (bitsOrder) place[keys[k].at] = uint32_t(k);
-    }
+    std::vector<CombinedPoint> out(total);
+    std::vector<uint32_t> place(bitsOrder ? total : 0);
+    const auto ranges = splitRange(total, partsFor(pool));
+    parallelFor(pool, ranges.size(), [&](size_t r) {
+        for (size_t k = ranges[r].first; k < ranges[r].second; ++k) {
+            const Pair& p = kept[keys[k].at];
+            out[k] = {p.cost, p.input, p.a, p.b};
+            if (bitsOrder) place[keys[k].at] = uint32_t(k);
+        }
+    });
     if (bitsOrder) bitsOrder->swap(place);
     return out;
 }

@@ -272,6 +272,14 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
         }
         return true;
     };
+    // f(k) for k in [0, n), in contiguous ranges on the pool: the steps' rebuild records.
+    auto eachRange = [&](size_t n, const auto& f) {
+        const auto ranges = splitRange(n, partsFor(&pool));
+        parallelFor(&pool, ranges.size(), [&](size_t r) {
+            for (size_t k = ranges[r].first; k < ranges[r].second; ++k)
+                f(k);
+        });
+    };
     auto work = [&] {
         parallelFor(&pool, mine.size(), [&](size_t m) {
             if (stop) return;
@@ -296,6 +304,7 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
             res.worker = true;
             return;
         }
+        optionCache.release(&pool); // the searches are done
         if (stop) return;
         for (size_t u = 0; u < units.size(); ++u)
             res.segment_fronts[u] = res.segment_fronts[rep[u]];
@@ -329,14 +338,17 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
                 auto kept = combineFronts(inputs, &pool, &pairs, &stop, &F[j].order);
                 combinations += pairs;
                 bound(kept, F[j].order);
-                F[j].costs.reserve(kept.size());
-                F[j].refs.reserve(kept.size());
-                for (const CombinedPoint& c : kept) {
+                const size_t base = res.nodes.size();
+                res.nodes.resize(base + kept.size());
+                F[j].costs.resize(kept.size());
+                F[j].refs.resize(kept.size());
+                eachRange(kept.size(), [&](size_t k) {
+                    const CombinedPoint& c = kept[k];
                     const size_t i = from[c.input];
-                    res.nodes.push_back({F[i].refs[c.a], uint32_t(unitOf[s][i][j - i - 1]), c.b});
-                    F[j].costs.push_back(c.cost);
-                    F[j].refs.push_back(int32_t(res.nodes.size() - 1));
-                }
+                    res.nodes[base + k] = {F[i].refs[c.a], uint32_t(unitOf[s][i][j - i - 1]), c.b};
+                    F[j].costs[k] = c.cost;
+                    F[j].refs[k] = int32_t(base + k);
+                });
                 if (j > depth) F[j - depth] = {}; // no longer reachable from a later j
             }
             int64_t pairs = 0;
@@ -346,13 +358,16 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
                 &pool, &pairs, &stop, &next.order);
             combinations += pairs;
             bound(kept, next.order);
-            next.costs.reserve(kept.size());
-            next.refs.reserve(kept.size());
-            for (const CombinedPoint& c : kept) {
-                res.links.push_back({network[0].refs[c.a], F[n].refs[c.b]});
-                next.costs.push_back(c.cost);
-                next.refs.push_back(int32_t(res.links.size() - 1));
-            }
+            const size_t base = res.links.size();
+            res.links.resize(base + kept.size());
+            next.costs.resize(kept.size());
+            next.refs.resize(kept.size());
+            eachRange(kept.size(), [&](size_t k) {
+                const CombinedPoint& c = kept[k];
+                res.links[base + k] = {network[0].refs[c.a], F[n].refs[c.b]};
+                next.costs[k] = c.cost;
+                next.refs[k] = int32_t(base + k);
+            });
             network[0] = std::move(next);
             ++combined;
         }

@@ -275,6 +275,22 @@ std::shared_ptr<const Options> OptionCache::insert(const Key& k, Options o) {
     return map_.try_emplace(k, std::move(made)).first->second;
 }
 
+void OptionCache::release(WorkPool* pool) {
+    std::vector<std::shared_ptr<const Options>> all;
+    {
+        std::lock_guard lock(mutex_);
+        all.reserve(map_.size());
+        for (auto& [key, options] : map_)
+            all.push_back(std::move(options));
+        map_.clear();
+    }
+    const auto parts = splitRange(all.size(), partsFor(pool));
+    parallelFor(pool, parts.size(), [&](size_t part) {
+        for (size_t k = parts[part].first; k < parts[part].second; ++k)
+            all[k].reset();
+    });
+}
+
 size_t OptionCache::Hash::operator()(const Key& k) const {
     size_t h = 0;
     auto mix = [&](int64_t v) { h = (h ^ size_t(v)) * 0x100000001B3ull + 0x9E3779B97F4A7C15ull; };
