@@ -21,11 +21,6 @@ inline int64_t OptimusCoster::vertexWindow(size_t v, int axis, int64_t r) const 
     return axis == 0 ? d.windowY(r) : d.windowX(r);
 }
 
-// Input extent member k reads for an output extent r (a concat passes it through).
-inline int64_t OptimusCoster::window(size_t k, int axis, int64_t r) const {
-    return vertexWindow(size_t((*m_)[k]), axis, r);
-}
-
 OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t capacity_bits)
     : cap_(capacity_bits), abits_(hw.precision.act_bits), wbits_(hw.precision.weight_bits) {
     const OptimusThroughput tp = optimusThroughput(hw);
@@ -82,6 +77,17 @@ OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t cap
     }
     slot_.assign(n, -1);
     outIndex_.assign(n, -1);
+    const size_t edges = std::max(inList_.size(), succList_.size()) + 1;
+    for (auto* v : {&prodStart_, &childStart_, &readStart_})
+        v->assign(n + 1, 0);
+    for (auto* v : {&prodSlot_, &childSlot_, &readOut_})
+        v->assign(edges, 0);
+    for (auto* v : {&inside_, &output_, &forced_, &mayForce_, &state_, &matched_})
+        v->assign(n, 0);
+    for (auto* v :
+         {&rh_, &rw_, &ah_, &aw_, &dp1_, &dp0_, &tc_, &th_, &eh_, &ew_, &teh_, &joined_, &extra_})
+        v->assign(n, 0);
+    outside_.reserve(n);
     charged_.assign(n, 0);
     joinable_.assign(n, 1);
     for (LayerId v = 0; v < net.size(); ++v)
@@ -93,54 +99,65 @@ void OptimusCoster::setJoinable(const std::vector<char>& vertex) {
         joinable_[v] = v < vertex.size() && vertex[v];
 }
 
+// The group's edges and outside tensors (each once: footnote 3; models/optimus.cpp), its
+// Optimus Eq. 3 terms, and the starting values of the passes that follow.
 void OptimusCoster::begin(const std::vector<LayerId>& members) {
     m_ = &members;
-    const size_t n = members.size();
+    n_ = members.size();
+    const size_t n = n_;
     for (size_t k = 0; k < n; ++k)
         slot_[size_t(members[k])] = int32_t(k);
-    inside_.assign(n, 0);
-    output_.assign(n, 0);
-    prodStart_.assign(n + 1, 0);
-    childStart_.assign(n + 1, 0);
-    prodSlot_.clear();
-    childSlot_.clear();
     outside_.clear();
-    readers_.clear();
-    mayForce_.assign(n, 0);
+    joinedDone_ = false;
+    ifmap_ = ofmap_ = weights_sum_ = 0;
+    oh_ = ow_ = 1;
+    int32_t np = 0, nc = 0, nr = 0;
     for (size_t k = 0; k < n; ++k) {
         const size_t v = size_t(members[k]);
-        if (succStart_[v] == succStart_[v + 1]) output_[k] = 1;
+        bool out = succStart_[v] == succStart_[v + 1], in = false;
         for (int32_t e = succStart_[v]; e < succStart_[v + 1]; ++e) {
             const int32_t q = slot_[size_t(succList_[size_t(e)])];
             if (q >= 0) {
-                inside_[k] = 1;
-                childSlot_.push_back(q);
+                in = true;
+                childSlot_[size_t(nc++)] = q;
             } else {
-                output_[k] = 1;
+                out = true;
             }
         }
-        childStart_[k + 1] = int32_t(childSlot_.size());
-        // The tensors read from outside, each once (footnote 3; models/optimus.cpp).
+        childStart_[k + 1] = nc;
+        inside_[k] = in;
+        output_[k] = out;
+        char may = 0;
         for (int32_t e = inStart_[v]; e < inStart_[v + 1]; ++e) {
             const LayerId p = inList_[size_t(e)];
             const int32_t q = slot_[size_t(p)];
             if (q >= 0) {
-                prodSlot_.push_back(q);
+                prodSlot_[size_t(np++)] = q;
                 continue;
             }
-            mayForce_[k] |= joinable_[size_t(p)];
+            may |= joinable_[size_t(p)];
             if (outIndex_[size_t(p)] < 0) {
-                outIndex_[size_t(p)] = int32_t(outside_.size());
+                const size_t o = outside_.size();
+                outIndex_[size_t(p)] = int32_t(o);
                 outside_.push_back(p);
+                eh_[o] = ew_[o] = 1;
+                extra_[o] = 0;
+                ifmap_ += elems_[size_t(p)];
             }
-            readers_.push_back({outIndex_[size_t(p)], int32_t(k)});
+            readOut_[size_t(nr++)] = outIndex_[size_t(p)];
         }
-        prodStart_[k + 1] = int32_t(prodSlot_.size());
+        prodStart_[k + 1] = np;
+        readStart_[k + 1] = nr;
+        mayForce_[k] = may;
+        forced_[k] = 0;
+        rh_[k] = rw_[k] = ah_[k] = aw_[k] = 0;
+        if (out) {
+            ofmap_ += elems_[v];
+            oh_ = std::max(oh_, outH_[v]);
+            ow_ = std::max(ow_, outW_[v]);
+        }
+        weights_sum_ += weights_[v];
     }
-    for (auto* v : {&rh_, &rw_, &dp1_, &dp0_, &tc_})
-        v->resize(n);
-    eh_.resize(outside_.size());
-    ew_.resize(outside_.size());
 }
 
 void OptimusCoster::end() {
@@ -151,120 +168,189 @@ void OptimusCoster::end() {
     m_ = nullptr;
 }
 
-// R(l, t) of Optimus §5.2 along one axis (0 = height, 1 = width): R(n, t) = t at the group's
-// outputs, R(l−1, t) = R(l, t)·S + K − S, clipped to the real maps.
-void OptimusCoster::extents(int axis, int64_t t, std::vector<int64_t>& r) const {
-    const size_t n = m_->size();
-    std::fill(r.begin(), r.end(), 0);
-    for (size_t k = n; k-- > 0;) {
-        const size_t v = size_t((*m_)[k]);
-        const int64_t full = axis == 0 ? outH_[v] : outW_[v];
-        if (!inside_[k]) r[k] = std::max(r[k], std::min(t, full));
-        r[k] = std::clamp<int64_t>(r[k], 1, full);
-        if (prodStart_[k] == prodStart_[k + 1]) continue;
-        const int64_t need = window(k, axis, r[k]);
-        for (int32_t e = prodStart_[k]; e < prodStart_[k + 1]; ++e) {
-            int64_t& rq = r[size_t(prodSlot_[size_t(e)])];
-            rq = std::max(rq, need);
+// One pass from the outputs up. R(l, t) of Optimus §5.2 on both axes (R(n, t) = t at the group's
+// outputs, R(l−1, t) = R(l, t)·S + K − S, clipped to the real maps) at the smallest tile
+// t_h × t_w = lo × O_w (rh_, rw_; the line buffer) and at 1 × 1 (ah_, aw_, for Optimus Alg. 2),
+// the largest window any member reads of each outside tensor at the smallest tile (eh_, ew_),
+// Optimus Alg. 2's dp over the group's consumers, and every operator's fmap at min(T_c, C_out).
+void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
+    const auto& m = *m_;
+    int64_t weakest = 0;
+    for (size_t k = n_; k-- > 0;) {
+        const size_t v = size_t(m[k]);
+        const int64_t fullH = outH_[v], fullW = outW_[v];
+        int64_t &rh = rh_[k], &rw = rw_[k], &ah = ah_[k];
+        if (!inside_[k]) {
+            rh = std::max(rh, std::min(lo, fullH));
+            rw = std::max(rw, std::min(ow, fullW));
         }
-    }
-}
-
-// The largest window any member reads of each outside tensor along one axis.
-void OptimusCoster::outsideExtents(int axis, const std::vector<int64_t>& r,
-                                   std::vector<int64_t>& e) const {
-    std::fill(e.begin(), e.end(), 1);
-    for (const auto& [o, k] : readers_)
-        e[size_t(o)] = std::max(e[size_t(o)], window(size_t(k), axis, r[size_t(k)]));
-}
-
-// Optimus Alg. 2: ISOA decision at t_h · t_w = 1 · 1, then the Optimus Eq. 4 channel tiles t_c(l).
-void OptimusCoster::isoa() {
-    const size_t n = m_->size();
-    ah_.resize(n);
-    aw_.resize(n);
-    extents(0, 1, ah_);
-    if (symmetric_)
-        std::copy(ah_.begin(), ah_.end(), aw_.begin());
-    else
-        extents(1, 1, aw_);
-    for (size_t k = n; k-- > 0;) {
-        const int64_t area = ah_[k] * aw_[k];
-        dp1_[k] = Tc_ * area;
-        dp0_[k] = outC_[size_t((*m_)[k])] * area;
+        rh = std::clamp<int64_t>(rh, 1, fullH);
+        rw = std::clamp<int64_t>(rw, 1, fullW);
+        ah = std::clamp<int64_t>(ah, 1, fullH); // min(1, full) = 1 at the outputs
+        // Square maps and windows: the width extents at 1 × 1 are the heights.
+        const int64_t aw = symmetric_ ? ah : (aw_[k] = std::clamp<int64_t>(aw_[k], 1, fullW));
+        const int32_t p0 = prodStart_[k], p1 = prodStart_[k + 1];
+        const int32_t r0 = readStart_[k], r1 = readStart_[k + 1];
+        if (p0 != p1 || r0 != r1) {
+            const int64_t wh = vertexWindow(v, 0, rh), ww = vertexWindow(v, 1, rw);
+            if (p0 != p1) {
+                const int64_t wah = vertexWindow(v, 0, ah);
+                const int64_t waw = symmetric_ ? wah : vertexWindow(v, 1, aw);
+                for (int32_t e = p0; e < p1; ++e) {
+                    const size_t q = size_t(prodSlot_[size_t(e)]);
+                    rh_[q] = std::max(rh_[q], wh);
+                    rw_[q] = std::max(rw_[q], ww);
+                    ah_[q] = std::max(ah_[q], wah);
+                    if (!symmetric_) aw_[q] = std::max(aw_[q], waw);
+                }
+            }
+            for (int32_t e = r0; e < r1; ++e) {
+                const size_t o = size_t(readOut_[size_t(e)]);
+                eh_[o] = std::max(eh_[o], wh);
+                ew_[o] = std::max(ew_[o], ww);
+            }
+        }
+        // Optimus Alg. 2 at t_h · t_w = 1 · 1: dp1 = this operator ISOA, dp0 = not.
+        const int64_t area = ah * aw, C = outC_[v];
+        int64_t d1 = Tc_ * area, d0 = C * area;
         for (int32_t e = childStart_[k]; e < childStart_[k + 1]; ++e) {
             const size_t q = size_t(childSlot_[size_t(e)]);
             // Saturating: a child below several parents counts once per path.
-            dp1_[k] = satAdd(dp1_[k], dp0_[q]);
-            dp0_[k] = satAdd(dp0_[k], std::min(dp1_[q], dp0_[q]));
+            d1 = satAdd(d1, dp0_[q]);
+            d0 = satAdd(d0, std::min(dp1_[q], dp0_[q]));
         }
+        dp1_[k] = d1;
+        dp0_[k] = d0;
+        if (!concat_[v]) weakest += std::min(Tc_, C) * rh * rw;
     }
-    phi_.assign(n, 0);
-    forced_.assign(n, 0);
-    for (size_t k = 0; k < n; ++k) {
-        phi_[k] = !forced_[k] && dp1_[k] < dp0_[k];
-        if (phi_[k])
+    if (symmetric_) std::copy(ah_.begin(), ah_.begin() + ptrdiff_t(n_), aw_.begin());
+    weakest_ = weakest;
+}
+
+// One pass from the inputs down: the ISOA flags of Optimus Alg. 2 (an ISOA operator forces its
+// consumers off) and the channel tiles t_c(l) of Optimus Eq. 4, the operators' fmaps at the
+// smallest tile with them, and the operators' bound over every decision a larger group can impose
+// (ops_): a member is certainly not ISOA when Optimus Alg. 2 never picks it (dp1 ≥ dp0) or a
+// parent inside the group certainly is (it is forced off); only the tops' outside parents are
+// unknown here, and a member they may force stays undecided. Of a producer and its consumer
+// that are both undecided, one holds all its channels (if the producer is ISOA the consumer
+// is forced off): over a matching of such edges, the smaller of the two differences is owed
+// at least once per edge.
+void OptimusCoster::decide() {
+    const auto& m = *m_;
+    int64_t members = 0, ops = 0;
+    auto extra = [&](size_t k) {
+        const size_t v = size_t(m[k]);
+        return (outC_[v] - std::min(Tc_, outC_[v])) * rh_[k] * rw_[k];
+    };
+    for (size_t k = 0; k < n_; ++k) {
+        const size_t v = size_t(m[k]);
+        const int64_t C = outC_[v], tcMin = std::min(Tc_, C);
+        const bool worth = dp1_[k] < dp0_[k];
+        const bool phi = !forced_[k] && worth;
+        if (phi)
             for (int32_t e = childStart_[k]; e < childStart_[k + 1]; ++e)
                 forced_[size_t(childSlot_[size_t(e)])] = 1;
-        const int64_t cout = outC_[size_t((*m_)[k])];
-        tc_[k] = phi_[k] ? std::min(Tc_, cout) : cout;
+        tc_[k] = phi ? tcMin : C;
+        bool forcedOff = false, maybe = mayForce_[k];
+        for (int32_t e = prodStart_[k]; e < prodStart_[k + 1]; ++e) {
+            const char p = state_[size_t(prodSlot_[size_t(e)])];
+            forcedOff = forcedOff || p == kIsoa;
+            maybe = maybe || p == kMaybe;
+        }
+        const char st = !worth || forcedOff ? kNotIsoa : maybe ? kMaybe : kIsoa;
+        state_[k] = st;
+        matched_[k] = 0;
+        if (concat_[v]) continue;
+        const int64_t area = rh_[k] * rw_[k];
+        members += tc_[k] * area;
+        ops += (st == kNotIsoa ? C : tcMin) * area;
+        if (st != kMaybe) continue;
+        for (int32_t e = prodStart_[k]; e < prodStart_[k + 1] && !matched_[k]; ++e) {
+            const size_t p = size_t(prodSlot_[size_t(e)]);
+            if (state_[p] != kMaybe || concat_[size_t(m[p])] || matched_[p]) continue;
+            ops += std::min(extra(p), extra(k));
+            matched_[p] = matched_[k] = 1;
+        }
+    }
+    opsMembers_ = members;
+    ops_ = ops;
+}
+
+// R(l, t) on one axis at tile t (r) and the windows read of the outside tensors (e).
+void OptimusCoster::extents(int axis, int64_t t, int64_t* r, int64_t* e) const {
+    const auto& m = *m_;
+    std::fill(r, r + n_, 0);
+    std::fill(e, e + outside_.size(), 1);
+    for (size_t k = n_; k-- > 0;) {
+        const size_t v = size_t(m[k]);
+        const int64_t full = axis == 0 ? outH_[v] : outW_[v];
+        if (!inside_[k]) r[k] = std::max(r[k], std::min(t, full));
+        r[k] = std::clamp<int64_t>(r[k], 1, full);
+        const int64_t need = vertexWindow(v, axis, r[k]);
+        for (int32_t j = prodStart_[k]; j < prodStart_[k + 1]; ++j) {
+            int64_t& rq = r[size_t(prodSlot_[size_t(j)])];
+            rq = std::max(rq, need);
+        }
+        for (int32_t j = readStart_[k]; j < readStart_[k + 1]; ++j) {
+            int64_t& eo = e[size_t(readOut_[size_t(j)])];
+            eo = std::max(eo, need);
+        }
     }
 }
 
-// Optimus Eq. 4 left-hand side at t_h (rw_ and ew_ hold the width extents): every outside tensor
-// once with all its channels and the largest window read of it, then every operator's
-// output.
-int64_t OptimusCoster::fmap(int64_t th) {
-    extents(0, th, rh_);
-    outsideExtents(0, rh_, eh_);
-    return fmapHere();
-}
-
-// fmap() at the extents already in rh_, rw_, eh_, ew_.
-int64_t OptimusCoster::fmapHere() const {
+// Whether Optimus Eq. 4's left-hand side at t_h = th (the widths at the smallest tile: the line
+// buffer) stays within `limit`: every outside tensor once with all its channels and the
+// largest window read of it, then every operator's output at t_c(l). One pass up that stops
+// as soon as the sum, which only grows, exceeds the limit.
+bool OptimusCoster::fmapFits(int64_t th, int64_t limit) {
+    const auto& m = *m_;
     int64_t total = 0;
-    for (size_t o = 0; o < outside_.size(); ++o)
-        total += outC_[size_t(outside_[o])] * eh_[o] * ew_[o];
-    for (size_t k = 0; k < m_->size(); ++k)
-        if (!concat_[size_t((*m_)[k])]) total += tc_[k] * rh_[k] * rw_[k];
-    return total;
+    for (size_t o = 0; o < outside_.size(); ++o) {
+        teh_[o] = 1;
+        total += outC_[size_t(outside_[o])] * ew_[o];
+    }
+    std::fill(th_.begin(), th_.begin() + ptrdiff_t(n_), 0);
+    for (size_t k = n_; k-- > 0;) {
+        const size_t v = size_t(m[k]);
+        const int64_t full = outH_[v];
+        int64_t r = th_[k];
+        if (!inside_[k]) r = std::max(r, std::min(th, full));
+        r = std::clamp<int64_t>(r, 1, full);
+        if (!concat_[v]) total += tc_[k] * r * rw_[k];
+        if (total > limit) return false;
+        const int32_t p0 = prodStart_[k], p1 = prodStart_[k + 1];
+        const int32_t r0 = readStart_[k], r1 = readStart_[k + 1];
+        if (p0 == p1 && r0 == r1) continue;
+        const int64_t need = vertexWindow(v, 0, r);
+        for (int32_t e = p0; e < p1; ++e) {
+            int64_t& rq = th_[size_t(prodSlot_[size_t(e)])];
+            rq = std::max(rq, need);
+        }
+        for (int32_t e = r0; e < r1; ++e) {
+            const size_t o = size_t(readOut_[size_t(e)]);
+            if (need <= teh_[o]) continue;
+            total += outC_[size_t(outside_[o])] * ew_[o] * (need - teh_[o]);
+            teh_[o] = need;
+        }
+    }
+    return total <= limit;
 }
 
 OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
     begin(members);
-    int64_t ifmap = 0, ofmap = 0, weights = 0, oh = 1, ow = 1;
-    for (LayerId p : outside_)
-        ifmap += elems_[size_t(p)];
-    for (size_t k = 0; k < members.size(); ++k) {
-        const size_t v = size_t(members[k]);
-        if (output_[k]) {
-            ofmap += elems_[v];
-            oh = std::max(oh, outH_[v]);
-            ow = std::max(ow, outW_[v]);
-        }
-        weights += weights_[v];
-    }
-    extents(1, ow, rw_); // line buffer: t_w = O_w
-    outsideExtents(1, rw_, ew_);
+    const int64_t oh = oh_, ow = ow_, weights = weights_sum_, ifmap = ifmap_, ofmap = ofmap_;
     const int64_t lo = std::min(Th_, oh);
-    if (symmetric_ && lo == ow) {
-        std::copy(rw_.begin(), rw_.end(), rh_.begin());
-        std::copy(ew_.begin(), ew_.end(), eh_.begin());
-    } else {
-        extents(0, lo, rh_);
-        outsideExtents(0, rh_, eh_);
-    }
+    smallestTile(lo, ow);
     Cost c;
     c.memory_cost = satAdd(ifmap + ofmap, satMul(ceilDiv(oh, lo), weights)); // infeasible: t_h = lo
     // Before the ISOA decision: every operator at min(T_c, C_out) and the outside inputs
     // as they are bound the fmaps at the smallest tile from below. Most groups the DP forms
     // exceed the buffer already there, and most of those for good (see below).
-    int64_t weakest = 0, outsideNow = 0;
-    for (size_t k = 0; k < members.size(); ++k)
-        if (!concat_[size_t(members[k])])
-            weakest += std::min(Tc_, outC_[size_t(members[k])]) * rh_[k] * rw_[k];
+    int64_t outsideNow = 0;
     for (size_t o = 0; o < outside_.size(); ++o)
         outsideNow += outC_[size_t(outside_[o])] * eh_[o] * ew_[o];
+    const int64_t weakest = weakest_;
     const int64_t capElems = cap_ / abits_;
     if (weakest + outsideNow > capElems) {
         c.feasible = false;
@@ -275,16 +361,18 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
             return c;
         }
     }
-    isoa();
+    decide();
     // What every group holding this one needs at least (at the smallest tile its extents
     // only grow): its operators under any ISOA decision its tops may be forced into
     // (summable over disjoint groups), and its outside inputs at no fewer channels than
     // they will hold there. An infeasible group gets the exact minimum over the ISOA
     // decisions when it has few tops (lowerBound()).
-    const int64_t fLo = fmapHere();
-    const int64_t ops = operatorBound(), outside = outsideBound(true);
+    const int64_t fLo = outsideNow + opsMembers_;
+    const int64_t ops = ops_;
     c.lower_bound_bits = ops * abits_;
-    c.hopeless = ops + outside > capElems;
+    // A group that fits is never hopeless: both bounds are at most its own fmaps (the
+    // operators' bound under its own decision, the outside tensors at all their channels).
+    c.hopeless = fLo > capElems && ops + outsideBound(true) > capElems;
     if (!c.hopeless && fLo > capElems) { // the exact minimum over the tops' decisions, if few
         const int64_t plain = outsideBound(false);
         c.hopeless = lowerBound(capElems - plain) + plain > capElems;
@@ -302,7 +390,7 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
         int64_t a = 1, b = ceilDiv(oh, lo);
         while (a < b) {
             const int64_t mid = a + (b - a) / 2;
-            if (fmap(std::max(lo, ceilDiv(oh, mid))) <= capElems)
+            if (fmapFits(std::max(lo, ceilDiv(oh, mid)), capElems))
                 b = mid;
             else
                 a = mid + 1;
@@ -313,133 +401,102 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
     return c;
 }
 
-// The operators' fmap terms at the current extents (rh_, rw_) with every member that any
-// supergroup could make an ISOA operator at min(T_c, C_out): a member is certainly not ISOA
-// when Optimus Alg. 2 never picks it (dp1 ≥ dp0) or a parent inside the group certainly is (it is
-// forced off); only the tops' outside parents are unknown here, and a member they may force
-// stays undecided. One pass; a lower bound of every decision the tops allow.
-int64_t OptimusCoster::operatorBound() {
-    const auto& m = *m_;
-    const size_t n = m.size();
-    state_.resize(n);
-    int64_t total = 0;
-    for (size_t k = 0; k < n; ++k) {
-        const size_t v = size_t(m[k]);
-        bool forced = false;
-        bool maybe = mayBeForced(k);
-        for (int32_t e = prodStart_[k]; e < prodStart_[k + 1]; ++e) {
-            const char p = state_[size_t(prodSlot_[size_t(e)])];
-            forced = forced || p == kIsoa;
-            maybe = maybe || p == kMaybe;
-        }
-        state_[k] = dp1_[k] >= dp0_[k] || forced ? kNotIsoa : maybe ? kMaybe : kIsoa;
-        if (!concat_[v])
-            total += (state_[k] == kNotIsoa ? outC_[v] : std::min(Tc_, outC_[v])) * rh_[k] * rw_[k];
-    }
-    // Of a producer and its consumer that are both undecided, one holds all its channels (if
-    // the producer is ISOA the consumer is forced off): over a matching of such edges, the
-    // smaller of the two differences is owed at least once per edge.
-    auto extra = [&](size_t k) {
-        const size_t v = size_t(m[k]);
-        return (outC_[v] - std::min(Tc_, outC_[v])) * rh_[k] * rw_[k];
-    };
-    matched_.assign(n, 0);
-    for (size_t k = 0; k < n; ++k) {
-        if (state_[k] != kMaybe || concat_[size_t(m[k])]) continue;
-        for (int32_t e = prodStart_[k]; e < prodStart_[k + 1] && !matched_[k]; ++e) {
-            const size_t p = size_t(prodSlot_[size_t(e)]);
-            if (state_[p] != kMaybe || concat_[size_t(m[p])] || matched_[p]) continue;
-            total += std::min(extra(p), extra(k));
-            matched_[p] = matched_[k] = 1;
+// What each outside tensor holds at least when its producer joins a larger group (outside
+// tensors whose producer can never join: -1), at the smallest tile's windows. A producer
+// that joins brings its own inputs along (outside, or joined themselves): each input tensor
+// is charged once, to the first tensor whose producer reads it. Found once per group.
+int64_t OptimusCoster::joinedBound(size_t o) {
+    if (!joinedDone_) {
+        joinedDone_ = true;
+        ++stamp_;
+        for (size_t j = 0; j < outside_.size(); ++j) {
+            const size_t p = size_t(outside_[j]);
+            const int64_t area = eh_[j] * ew_[j];
+            joined_[j] = !joinable_[p] ? -1
+                         : concat_[p]
+                             ? concatBound(p, eh_[j], ew_[j], 0)
+                             : std::min(Tc_, outC_[p]) * area + inputsBound(p, eh_[j], ew_[j], 0);
         }
     }
-    return total;
+    return joined_[o];
 }
 
-// Whether a supergroup can give member k a new parent: one of its producers outside the
-// group may join it (Optimus Alg. 2 L5 may then force k off).
-bool OptimusCoster::mayBeForced(size_t k) const {
-    return mayForce_[k]; // found by begin()
-}
-
-// The outside inputs' terms at the current extents (eh_, ew_) at the fewest channels they
-// hold in any supergroup: all of them when their producer can never join (an input), else
-// min(T_c, C) as the producer's own output, or for a concat what its inputs hold.
+// The outside inputs' terms at the smallest tile at the fewest channels they hold in any
+// supergroup: all of them when their producer can never join (an input), else min(T_c, C)
+// as the producer's own output, or for a concat what its inputs hold.
 //
-// With the members' ISOA states known (operatorBound()), a producer that joins at
-// min(T_c, C) is an ISOA operator and forces its readers off (Optimus Alg. 2 L5): each reader that
-// operatorBound() counted at min(T_c, C_out) then holds C_out, so that producer costs at
-// least its share of the difference (a reader with d outside producers charges each 1/d,
-// so a reader forced twice is not counted twice; one operatorBound() already charged in a
-// matched edge charges nothing here). A tensor costs the lesser of all its
-// channels (outside, or produced by a non-ISOA operator) and that.
+// With the members' ISOA states known (decide()), a producer that joins at min(T_c, C) is an
+// ISOA operator and forces its readers off (Optimus Alg. 2 L5): each reader that decide() counted
+// at min(T_c, C_out) then holds C_out, so that producer costs at least its share of the
+// difference (a reader with d outside producers charges each 1/d, so a reader forced twice
+// is not counted twice; one decide() already charged in a matched edge charges nothing
+// here). A tensor costs the lesser of all its channels (outside, or produced by a non-ISOA
+// operator) and that.
 int64_t OptimusCoster::outsideBound(bool withStates) {
-    const size_t n = m_->size();
     if (withStates) {
-        share_.assign(n, 0);
-        degree_.assign(n, 0);
-        for (const auto& r : readers_)
-            ++degree_[size_t(r.second)];
-        for (size_t k = 0; k < n; ++k) {
-            const size_t v = size_t((*m_)[k]);
-            if (degree_[k] > 0 && state_[k] != kNotIsoa && !concat_[v] && !matched_[k])
-                share_[k] = (outC_[v] - std::min(Tc_, outC_[v])) * rh_[k] * rw_[k] / degree_[k];
+        const auto& m = *m_;
+        for (size_t k = 0; k < n_; ++k) {
+            const int32_t r0 = readStart_[k], r1 = readStart_[k + 1];
+            const size_t v = size_t(m[k]);
+            if (r0 == r1 || state_[k] == kNotIsoa || concat_[v] || matched_[k]) continue;
+            const int64_t share =
+                (outC_[v] - std::min(Tc_, outC_[v])) * rh_[k] * rw_[k] / (r1 - r0);
+            for (int32_t e = r0; e < r1; ++e)
+                extra_[size_t(readOut_[size_t(e)])] += share;
         }
-        std::fill(extra_.begin(), extra_.end(), 0);
-        extra_.resize(outside_.size(), 0);
-        for (const auto& [o, k] : readers_)
-            extra_[size_t(o)] += share_[size_t(k)];
     }
-    // A producer that joins brings its own inputs along (outside, or joined themselves):
-    // each input tensor is charged once, to the first tensor whose producer reads it.
-    ++stamp_;
     int64_t total = 0;
     for (size_t o = 0; o < outside_.size(); ++o) {
-        const size_t p = size_t(outside_[o]);
-        const int64_t area = eh_[o] * ew_[o];
-        int64_t c = outC_[p] * area;
-        if (joinable_[p]) {
-            const int64_t joined =
-                concat_[p] ? concatBound(p, 0) * area
-                           : std::min(Tc_, outC_[p]) * area + inputsBound(p, eh_[o], ew_[o]);
-            c = std::min(c, joined + (withStates ? extra_[o] : 0));
-        }
+        int64_t c = outC_[size_t(outside_[o])] * eh_[o] * ew_[o];
+        const int64_t joined = joinedBound(o);
+        // A joined concat is not an operator at min(T_c, C): its inputs may be ISOA while it is
+        // not, and then it forces none of its readers off.
+        const bool forces = withStates && !concat_[size_t(outside_[o])];
+        if (joined >= 0) c = std::min(c, joined + (forces ? extra_[o] : 0));
         total += c;
     }
     return total;
 }
-
 // What the inputs of a producer `p` joined at extents eh × ew hold at least: the window it
-// reads of each, at min(T_c, C) channels if that input may join too, else all of them.
-int64_t OptimusCoster::inputsBound(size_t p, int64_t eh, int64_t ew) {
+// reads of each. When p holds min(T_c, C) < C it is an ISOA operator, and no producer of an
+// ISOA operator is one (Optimus Alg. 2 L5: it would force p off), so its inputs hold all their
+// channels (a concat holds none of its own: its inputs are bound as they are); else each as
+// heldBound().
+int64_t OptimusCoster::inputsBound(size_t p, int64_t eh, int64_t ew, int depth) {
     int64_t total = 0;
     const int64_t wh = vertexWindow(p, 0, eh), ww = vertexWindow(p, 1, ew);
+    const bool isoa = outC_[p] > Tc_;
     for (int32_t e = inStart_[p]; e < inStart_[p + 1]; ++e) {
         const size_t q = size_t(inList_[size_t(e)]);
         if (outIndex_[q] >= 0 || slot_[q] >= 0 || charged_[q] == stamp_) continue;
         charged_[q] = stamp_;
-        const int64_t c = !joinable_[q] ? outC_[q]
-                          : concat_[q]  ? std::min(outC_[q], concatBound(q, 1))
-                                        : std::min(Tc_, outC_[q]);
-        total += c * wh * ww;
+        total += isoa && !concat_[q] ? outC_[q] * wh * ww : heldBound(q, wh, ww, depth);
     }
     return total;
 }
 
-// Channels a joined concat's inputs hold at least (a concat passes windows through and
-// holds no fmap of its own): each input at min(T_c, C) if it may join, all of C if not,
-// recursively through concats; inputs that are the group's own outside tensors are counted
-// there already.
-int64_t OptimusCoster::concatBound(size_t concat, int depth) {
-    if (depth > 8) return 0;
+// The least a tensor `q` outside the group holds in a larger group that reads eh × ew of it:
+// all its channels if it stays outside or its producer cannot join or holds them; a concat
+// what its inputs hold (it passes windows through and holds no fmap of its own); an operator
+// that joins at min(T_c, C) < C is ISOA, so its own inputs then hold all their channels.
+// Deeper than a few producers the bound stops at min(T_c, C).
+int64_t OptimusCoster::heldBound(size_t q, int64_t eh, int64_t ew, int depth) {
+    const int64_t all = outC_[q] * eh * ew;
+    if (!joinable_[q] || (!concat_[q] && outC_[q] <= Tc_)) return all;
+    if (concat_[q]) return depth > 8 ? 0 : std::min(all, concatBound(q, eh, ew, depth + 1));
+    const int64_t isoa = Tc_ * eh * ew;
+    return depth > 8 ? isoa : std::min(all, isoa + inputsBound(q, eh, ew, depth + 1));
+}
+
+// What a joined concat's inputs hold at least at extents eh × ew, each as heldBound(); inputs
+// that are the group's own outside tensors are counted there already.
+int64_t OptimusCoster::concatBound(size_t concat, int64_t eh, int64_t ew, int depth) {
     int64_t total = 0;
     for (int32_t e = inStart_[concat]; e < inStart_[concat + 1]; ++e) {
         const size_t q = size_t(inList_[size_t(e)]);
         if (outIndex_[q] >= 0 || slot_[q] >= 0 || charged_[q] == stamp_) continue;
         charged_[q] = stamp_;
-        total += !joinable_[q] ? outC_[q]
-                 : concat_[q]  ? std::min(outC_[q], concatBound(q, depth + 1))
-                               : std::min(Tc_, outC_[q]);
+        total += heldBound(q, eh, ew, depth);
     }
     return total;
 }
@@ -448,18 +505,18 @@ int64_t OptimusCoster::concatBound(size_t concat, int depth) {
 // ISOA decisions a larger group can impose. Adding upstream operators changes nothing
 // below them but the "forced off" flags of the members fed from outside (Optimus Alg. 2 L5), so
 // the minimum over those flags bounds every group that holds this one. Exact with up to
-// six tops (members that would be ISOA and may be forced off), else operatorBound(); once a
+// six tops (members that would be ISOA and may be forced off), else decide()'s bound; once a
 // decision stays within `limit` the search stops (the group is not hopeless) and returns that
 // decision's terms.
 int64_t OptimusCoster::lowerBound(int64_t limit) {
     const auto& m = *m_;
-    const size_t n = m.size();
+    const size_t n = n_;
     std::vector<size_t>& tops = tops_;
     tops.clear();
     for (size_t k = 0; k < n; ++k)
-        if (dp1_[k] < dp0_[k] && mayBeForced(k)) tops.push_back(k); // forcing matters
+        if (dp1_[k] < dp0_[k] && mayForce_[k]) tops.push_back(k); // forcing matters
     auto sumFor = [&](uint32_t mask) {
-        std::fill(forced_.begin(), forced_.end(), 0);
+        std::fill(forced_.begin(), forced_.begin() + ptrdiff_t(n), 0);
         for (size_t b = 0; b < tops.size(); ++b)
             if (mask >> b & 1) forced_[tops[b]] = 1;
         int64_t total = 0;
@@ -473,7 +530,7 @@ int64_t OptimusCoster::lowerBound(int64_t limit) {
         }
         return total;
     };
-    if (tops.size() > 6) return operatorBound();
+    if (tops.size() > 6) return ops_; // decide()'s bound
     int64_t best = INT64_MAX;
     for (uint32_t mask = 0; mask < (1u << tops.size()); ++mask) {
         best = std::min(best, sumFor(mask));
@@ -484,12 +541,17 @@ int64_t OptimusCoster::lowerBound(int64_t limit) {
 
 int64_t OptimusCoster::fmapAt(const std::vector<LayerId>& members, int64_t t_h, int64_t t_w) {
     begin(members);
-    isoa();
-    extents(1, t_w, rw_);
-    outsideExtents(1, rw_, ew_);
-    const int64_t f = fmap(t_h);
+    smallestTile(1, 1); // Optimus Alg. 2 at 1 × 1
+    decide();
+    extents(1, t_w, rw_.data(), ew_.data());
+    extents(0, t_h, rh_.data(), eh_.data());
+    int64_t total = 0;
+    for (size_t o = 0; o < outside_.size(); ++o)
+        total += outC_[size_t(outside_[o])] * eh_[o] * ew_[o];
+    for (size_t k = 0; k < n_; ++k)
+        if (!concat_[size_t(members[k])]) total += tc_[k] * rh_[k] * rw_[k];
     end();
-    return f;
+    return total;
 }
 
 } // namespace lf

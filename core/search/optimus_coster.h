@@ -8,6 +8,11 @@
 // fmaps of the smallest tile fit together with all weights the weights are resident and
 // Optimus Eq. 3 is |ifmap| + |ofmap| + Σ|param| whatever t_h is (optimusPlan chooses residency
 // whenever it is possible); the search for the largest t_h runs only when they do not.
+//
+// A group costs two passes over its members: one from the outputs up (the extents at the
+// smallest tile and at 1 × 1, the outside windows, Optimus Alg. 2's dp) and one down (the ISOA
+// decision and the bounds); each probe of the t_h search is one more pass up, which stops as
+// soon as the fmaps exceed the buffer.
 #pragma once
 
 #include "hardware/hardware.h"
@@ -15,7 +20,6 @@
 #include "network/network.h"
 
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 namespace lf {
@@ -49,19 +53,17 @@ class OptimusCoster {
   private:
     void begin(const std::vector<LayerId>& members);
     void end();
-    int64_t window(size_t k, int axis, int64_t r) const;
-    void extents(int axis, int64_t t, std::vector<int64_t>& r) const;
-    void outsideExtents(int axis, const std::vector<int64_t>& r, std::vector<int64_t>& e) const;
-    int64_t fmap(int64_t th);
-    int64_t fmapHere() const;
-    void isoa();
-    int64_t lowerBound(int64_t limit);
-    int64_t operatorBound();
+    void smallestTile(int64_t lo, int64_t ow);
+    void decide();
+    void extents(int axis, int64_t t, int64_t* r, int64_t* e) const;
+    bool fmapFits(int64_t th, int64_t limit);
+    int64_t joinedBound(size_t o);
     int64_t outsideBound(bool withStates);
-    int64_t concatBound(size_t concat, int depth);
-    int64_t inputsBound(size_t p, int64_t eh, int64_t ew);
+    int64_t lowerBound(int64_t limit);
+    int64_t concatBound(size_t concat, int64_t eh, int64_t ew, int depth);
+    int64_t inputsBound(size_t p, int64_t eh, int64_t ew, int depth);
+    int64_t heldBound(size_t q, int64_t eh, int64_t ew, int depth);
     int64_t vertexWindow(size_t v, int axis, int64_t r) const;
-    bool mayBeForced(size_t k) const;
 
     int64_t cap_, abits_, wbits_, Tc_, Th_;
     // The network, flat.
@@ -69,22 +71,34 @@ class OptimusCoster {
     std::vector<int64_t> weights_, outC_, outH_, outW_, elems_;
     std::vector<char> concat_, joinable_;
     std::vector<int32_t> inStart_, inList_, succStart_, succList_;
-    // The group being costed.
+    // The group being costed. Every array is sized for the whole network once, so a group
+    // costs no allocation and no clearing: each pass writes what the next one reads.
     const std::vector<LayerId>* m_ = nullptr;
+    size_t n_ = 0;                  // members
     std::vector<int32_t> slot_;     // by LayerId, -1 outside the group
     std::vector<int32_t> outIndex_; // by LayerId: index into outside_, -1 otherwise
-    std::vector<int32_t> prodStart_, prodSlot_, childStart_, childSlot_; // in-group edges
-    std::vector<char> inside_, output_, phi_, forced_;
+    // By member: in-group producers and consumers, and the outside tensors it reads (as
+    // indices into outside_), as ranges into the edge arrays.
+    std::vector<int32_t> prodStart_, prodSlot_, childStart_, childSlot_, readStart_, readOut_;
+    std::vector<char> inside_, output_, forced_;
     std::vector<char> mayForce_; // a producer outside the group may join it
     bool symmetric_ = false;     // every layer: equal heights and widths, equal windows
-    std::vector<int64_t> rh_, rw_, ah_, aw_, dp1_, dp0_, tc_, eh_, ew_;
-    std::vector<LayerId> outside_;                     // tensors read from outside, once each
-    std::vector<std::pair<int32_t, int32_t>> readers_; // (outside index, member slot)
+    // By member: extents at the smallest tile (rh_, rw_) and at 1 × 1 (ah_, aw_), Optimus Alg. 2's
+    // dp1/dp0, the channel tile t_c; scratch for the t_h search.
+    std::vector<int64_t> rh_, rw_, ah_, aw_, dp1_, dp0_, tc_, th_;
+    // By outside tensor: windows read at the smallest tile (eh_, ew_) and in the search
+    // (teh_); the least it holds when its producer joins (joined_, -1: not yet) and the
+    // operators' share of forcing its readers off (extra_).
+    std::vector<LayerId> outside_;
+    std::vector<int64_t> eh_, ew_, teh_, joined_, extra_;
     std::vector<size_t> tops_;
     enum : char { kNotIsoa, kIsoa, kMaybe };
     std::vector<char> state_, matched_;
-    std::vector<int64_t> share_, extra_;
-    std::vector<int32_t> degree_;
+    int64_t ifmap_ = 0, ofmap_ = 0, weights_sum_ = 0, oh_ = 1, ow_ = 1; // found by begin()
+    bool joinedDone_ = false;
+    int64_t ops_ = 0;               // operatorBound at the smallest tile, found by decide()
+    int64_t opsMembers_ = 0;        // Σ t_c · extents of the operators at the smallest tile
+    int64_t weakest_ = 0;           // the same at min(T_c, C_out) for every operator
     std::vector<uint32_t> charged_; // by layer: == stamp_ when charged in this bound
     uint32_t stamp_ = 0;
     struct Window {

@@ -3,6 +3,7 @@
 #include "util/checked.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <condition_variable>
 #include <mutex>
@@ -32,13 +33,20 @@ void bitsToIds(const uint64_t* b, size_t w, std::vector<LayerId>& out) {
             out.push_back(LayerId(k * 64 + size_t(std::countr_zero(x))));
 }
 
-// One helper thread that runs one task at a time while the caller works on its share.
-class HelperThread {
+// One helper thread that shares each batch of work with the caller, a few items at a time:
+// batches come once per vertex and last microseconds, about as long as waking a thread takes,
+// so the caller does not wait for the helper to start — it takes the items itself and waits
+// only for the items the helper has taken. A batch's items are claimed through one ticket
+// (batch number, next item): the helper claims an item only while the ticket names the
+// batch it woke for, so a late wake-up never touches a later batch's data before it is
+// posted.
+class BatchSharer {
   public:
-    explicit HelperThread(bool on) {
+    using Work = std::function<void(size_t from, size_t to, int thread)>;
+    BatchSharer(bool on, Work work) : work_(std::move(work)) {
         if (on) thread_ = std::thread([this] { loop(); });
     }
-    ~HelperThread() {
+    ~BatchSharer() {
         if (!thread_.joinable()) return;
         {
             std::lock_guard lock(m_);
@@ -47,40 +55,71 @@ class HelperThread {
         cv_.notify_all();
         thread_.join();
     }
-    bool active() const { return thread_.joinable(); }
-    void run(std::function<void()> task) {
+    // Runs work over [0, n) on the caller and the helper; returns when all of it is done.
+    void run(size_t n) {
+        if (!thread_.joinable() || n < 16) {
+            work_(0, n, 0);
+            return;
+        }
+        const uint64_t batch = ++batch_;
+        size_.store(n, std::memory_order_relaxed);
+        finished_.store(0, std::memory_order_relaxed);
+        ticket_.store(batch << 32, std::memory_order_release);
+        bool wake = false;
         {
             std::lock_guard lock(m_);
-            task_ = std::move(task);
-            busy_ = true;
+            posted_ = batch;
+            wake = sleeping_;
         }
-        cv_.notify_all();
-    }
-    void wait() {
-        std::unique_lock lock(m_);
-        cv_.wait(lock, [this] { return !busy_; });
+        if (wake) cv_.notify_one();
+        share(batch, 0);
+        while (finished_.load(std::memory_order_acquire) < n)
+            std::this_thread::yield(); // the helper is running the items it took
     }
 
   private:
-    void loop() {
-        std::unique_lock lock(m_);
+    static constexpr uint64_t kChunk = 4;
+    // Claims and runs chunks of `batch` until none is left.
+    void share(uint64_t batch, int thread) {
+        uint64_t t = ticket_.load(std::memory_order_acquire);
         for (;;) {
-            cv_.wait(lock, [this] { return quit_ || (busy_ && task_); });
-            if (quit_) return;
-            auto task = std::move(task_);
-            task_ = nullptr;
-            lock.unlock();
-            task();
-            lock.lock();
-            busy_ = false;
-            cv_.notify_all();
+            if (t >> 32 != batch) return;
+            const uint64_t from = t & 0xffffffffu;
+            const size_t n = size_.load(std::memory_order_relaxed);
+            if (from >= n) return;
+            if (!ticket_.compare_exchange_weak(t, t + kChunk, std::memory_order_acq_rel,
+                                               std::memory_order_acquire))
+                continue; // t reloaded
+            const size_t to = std::min<size_t>(n, from + kChunk);
+            work_(from, to, thread);
+            finished_.fetch_add(to - from, std::memory_order_release);
+            t = ticket_.load(std::memory_order_acquire);
         }
     }
+    void loop() {
+        uint64_t seen = 0;
+        for (;;) {
+            uint64_t batch = 0;
+            {
+                std::unique_lock lock(m_);
+                sleeping_ = true;
+                cv_.wait(lock, [&] { return quit_ || posted_ != seen; });
+                sleeping_ = false;
+                if (quit_) return;
+                batch = seen = posted_;
+            }
+            share(batch, 1);
+        }
+    }
+    Work work_;
     std::thread thread_;
     std::mutex m_;
     std::condition_variable cv_;
-    std::function<void()> task_;
-    bool busy_ = false, quit_ = false;
+    uint64_t posted_ = 0;                  // guarded by m_
+    bool quit_ = false, sleeping_ = false; // guarded by m_
+    uint64_t batch_ = 0;                   // the caller's
+    std::atomic<uint64_t> ticket_{0};      // batch << 32 | next item
+    std::atomic<size_t> size_{0}, finished_{0};
 };
 
 } // namespace
@@ -161,16 +200,9 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             lowerBound_[g] = c.lower_bound_bits;
         }
     };
-    HelperThread helper(rules.threads > 1);
+    BatchSharer sharer(rules.threads > 1, classifyRange);
     auto classifyPending = [&](LayerId u) {
-        const size_t n = pending.size();
-        if (helper.active() && n >= 16) {
-            helper.run([&, n] { classifyRange(n / 2, n, 1); });
-            classifyRange(0, n / 2, 0);
-            helper.wait();
-        } else {
-            classifyRange(0, n, 0);
-        }
+        sharer.run(pending.size());
         const double alone = cost_[byMin_[size_t(u)].front()]; // {u} is formed first
         for (uint32_t g : byMin_[size_t(u)]) {
             if (cost_[g] < std::numeric_limits<double>::infinity()) valid_[size_t(u)].push_back(g);

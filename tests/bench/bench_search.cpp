@@ -5,6 +5,9 @@
 //    50436/27.89, 1057/2.19 ms. `full` forms every candidate group as the paper counts them;
 //    the default prunes groups that hold a hopeless part (same scheme, fewer groups).
 //  - The same DP for GoogLeNet with every bundled hardware preset.
+//  - The Optimus coster alone over every group the DP forms for GoogLeNet on the paper's
+//    accelerator, the coster before its passes were fused (tests/support) next to the current
+//    one.
 //  - ConvFusion exploration: L3Net exhaustive (all tiles), VGG16 and ResNet-50 (depth ≤ 3,
 //    divisor tiles), with layer evaluations per second over all threads.
 //  - The single-layer evaluator's inner loop, one thread.
@@ -13,7 +16,10 @@
 #include "examples/bundled.h"
 #include "models/convfusion.h"
 #include "network/dims.h"
+#include "reference_optimus_coster.h"
+#include "search/optimus_coster.h"
 #include "search/optimus_fuser.h"
+#include "search/optimus_groups.h"
 #include "search/pareto.h"
 #include "search/tile_enumerator.h"
 #include "search/tso_search.h"
@@ -103,6 +109,51 @@ BENCHMARK(BM_OptimusDpOnline)
     ->MeasureProcessCPUTime()
     ->Unit(benchmark::kMillisecond)
     ->Repetitions(7)
+    ->ReportAggregatesOnly(true);
+
+// The coster alone, before and now (arg), on the groups the DP forms for GoogLeNet on the
+// paper's accelerator (collected once, then costed in the same order every iteration).
+void BM_OptimusCoster(benchmark::State& st) {
+    const Network net = load("googlenet");
+    const Hardware hw = hardware("optimus-default");
+    const int64_t capBits = hw.buffer.bytes * 8;
+    OptimusGroupRules rules;
+    rules.vertex.assign(size_t(net.size()), 0);
+    for (LayerId id = 0; id < net.size(); ++id)
+        rules.vertex[size_t(id)] = net.layer(id).type != LayerType::input;
+    rules.capacity_bits = capBits;
+    std::vector<std::vector<LayerId>> groups;
+    OptimusCoster collect(net, hw, capBits);
+    collect.setJoinable(rules.vertex);
+    const OptimusGroupSpace space(net, rules, [&](const std::vector<LayerId>& m, int) {
+        groups.push_back(m);
+        const OptimusCoster::Cost c = collect.cost(m);
+        OptimusGroupClass k;
+        k.hopeless = c.hopeless;
+        k.lower_bound_bits = c.lower_bound_bits;
+        if (c.feasible) k.cost = double(c.memory_cost);
+        return k;
+    });
+    const bool now = st.range(0) == 1;
+    OptimusCoster current(net, hw, capBits);
+    test::ReferenceOptimusCoster before(net, hw, capBits);
+    current.setJoinable(rules.vertex);
+    before.setJoinable(rules.vertex);
+    int64_t sum = 0;
+    for (auto _ : st)
+        for (const auto& m : groups)
+            sum += now ? current.cost(m).memory_cost : before.cost(m).memory_cost;
+    benchmark::DoNotOptimize(sum);
+    st.SetItemsProcessed(int64_t(groups.size()) * st.iterations());
+    st.SetLabel(std::string("googlenet, ") + std::to_string(groups.size()) + " groups, " +
+                (now ? "now" : "before"));
+}
+BENCHMARK(BM_OptimusCoster)
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->Repetitions(5)
     ->ReportAggregatesOnly(true);
 
 // GoogLeNet, Table 5's largest group space, with every bundled hardware preset (the buffer

@@ -174,6 +174,59 @@ class TstSearchOptimus : public QObject {
         QVERIFY(fusedTrials > 20);         // and the optimum does fuse
     }
 
+    // A concat that joins a group is no ISOA operator: the operators behind it may be, so its
+    // readers keep their t_c. The bound once charged them all their channels, called {n6}
+    // hopeless and so never formed {n1, n4, n6}, the optimum's group (11,332 instead of 9,928).
+    void joinedConcatDoesNotForceItsReaders() {
+        const Network net = test::networkFromYaml(R"(format: layerfuse/network@1
+name: dag
+inputs:
+  - {name: x, channels: 4, height: 13, width: 9}
+layers:
+  - {name: n0, type: conv, inputs: [x], out_channels: 8, kernel: 5, stride: 2, padding: [2, 2]}
+  - {name: n1, type: conv, inputs: [x], out_channels: 8, kernel: 5, stride: 1, padding: [2, 2]}
+  - {name: n2, type: conv, inputs: [x], out_channels: 16, kernel: 1, stride: 1, padding: [0, 0]}
+  - {name: n3, type: conv, inputs: [n1], out_channels: 4, kernel: 5, stride: 1, padding: [2, 2]}
+  - {name: n4, type: concat, inputs: [n1, x]}
+  - {name: n5, type: conv, inputs: [x], out_channels: 8, kernel: 3, stride: 1, padding: [1, 1]}
+  - {name: n6, type: conv, inputs: [n4], out_channels: 8, kernel: 1, stride: 1, padding: [0, 0]}
+  - {name: n7, type: conv, inputs: [n2], out_channels: 4, kernel: 3, stride: 2, padding: [1, 1]}
+)");
+        const Hardware hw = test::bundledHardware("hwff-config-1");
+        OptimusFuserOptions opt;
+        opt.capacity_bytes = 1024;
+        const OptimusFuserResult r = optimusFuse(net, hw, opt);
+        QCOMPARE(r.cost, bruteForce(net, hw, 1024 * 8));
+        QCOMPARE(r.cost, 9928.0);
+        bool fused = false;
+        for (const auto& g : r.groups)
+            fused = fused || g == std::vector<LayerId>{2, 5, 7};
+        QVERIFY(fused);
+    }
+
+    // The group space shares each vertex's groups between the caller and a helper thread: the
+    // same groups, flags, costs and scheme as one thread, on networks with wide fan-outs and
+    // large group spaces (the fuser picks two threads for these by itself).
+    void sameResultOnOneAndTwoThreads() {
+        for (const char* name : {"googlenet", "squeezenet1.0", "xception"})
+            for (const char* hwName : {"optimus-default", "hwff-config-2"}) {
+                const Network net = test::bundledNetwork(name);
+                const Hardware hw = test::bundledHardware(hwName);
+                OptimusFuserOptions one, two;
+                one.threads = 1;
+                two.threads = 2;
+                const OptimusFuserResult a = optimusFuse(net, hw, one);
+                const OptimusFuserResult b = optimusFuse(net, hw, two);
+                const QString where = QString("%1 on %2").arg(name, hwName);
+                QVERIFY2(a.cost == b.cost, qPrintable(where));
+                QVERIFY2(a.groups == b.groups, qPrintable(where));
+                QVERIFY2(a.groups_evaluated == b.groups_evaluated, qPrintable(where));
+                QVERIFY2(a.classified_by_bound == b.classified_by_bound, qPrintable(where));
+                QVERIFY2(a.subproblems == b.subproblems, qPrintable(where));
+                QVERIFY(a.groups_evaluated > 200);
+            }
+    }
+
     void chainFormsTriangularNumberOfGroups() {
         Hardware hw = test::bundledHardware("hwff-config-1");
         hw.buffer.bytes = int64_t(1) << 30; // every group feasible: none is pruned
