@@ -433,21 +433,19 @@ std::vector<JoinPoint> SegmentSpace::completeFront(const Stage& last) {
     // keeps every point no other strictly dominates, whatever the order it meets them in).
     std::vector<TiesFront<JoinPoint>> lanes(lanesFor(opt_.pool, last.buckets.size()));
     parallelLanes(opt_.pool, last.buckets.size(), lanes.size(), [&](size_t lane, size_t bi) {
-        TiesFront<JoinPoint>& f = lanes[lane];
         if (cancelled()) return;
-        {
-            const auto& [d, range] = last.buckets[bi];
-            const auto& above = up_[n - 2].at(d);
-            for (uint32_t q = range.first; q < range.second; ++q) {
-                const Partial& p = last.points[q];
-                for (size_t a = 0; a < above.size(); ++a) {
-                    const Cost& u = above[a].cost;
-                    JoinPoint x{{add(add(p.acc, mul(p.P, u[0])), weightsUpTo_[n - 2]),
-                                 add(p.buf, u[1]), add(p.macs, mul(B_, mul(p.P, u[2])))},
-                                q,
-                                uint32_t(a)};
-                    if (x.cost[1] <= cap_) f.add(x);
-                }
+        TiesFront<JoinPoint>& f = lanes[lane];
+        const auto& [d, range] = last.buckets[bi];
+        const auto& above = up_[n - 2].at(d);
+        for (uint32_t q = range.first; q < range.second; ++q) {
+            const Partial& p = last.points[q];
+            for (size_t a = 0; a < above.size(); ++a) {
+                const Cost& u = above[a].cost;
+                JoinPoint x{{add(add(p.acc, mul(p.P, u[0])), weightsUpTo_[n - 2]), add(p.buf, u[1]),
+                             add(p.macs, mul(B_, mul(p.P, u[2])))},
+                            q,
+                            uint32_t(a)};
+                if (x.cost[1] <= cap_) f.add(x);
             }
         }
     });
