@@ -1,8 +1,10 @@
 #include "search/front_combine.h"
 
+#include "search/parallel_sort.h"
 #include "search/work_pool.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace lf {
 
@@ -54,6 +56,8 @@ class BufferOrderedFilter {
             kept_.insert(out_[k].cost.acc, out_[k].cost.macs);
         group_.clear();
     }
+    // The (accesses, MACs) staircase of the pairs kept so far.
+    const Staircase<>& kept() const { return kept_; }
 
   private:
     std::vector<Pair>& out_;
@@ -61,22 +65,54 @@ class BufferOrderedFilter {
     Staircase<> kept_;
 };
 
+// Buffer values that cut the runs' pairs into about `chunks` parts of similar size (fewer when
+// buffers repeat), ascending: a chunk is [cut before, cut after). From a sample of every run.
+std::vector<int64_t> chunkCuts(const std::vector<std::vector<Pair>>& fronts, size_t chunks) {
+    if (chunks <= 1) return {};
+    constexpr size_t kSamplesPerRun = 8;
+    std::vector<int64_t> sample;
+    for (const auto& f : fronts)
+        for (size_t k = 0; k < kSamplesPerRun && k < f.size(); ++k)
+            sample.push_back(f[f.size() * k / kSamplesPerRun].cost.bits);
+    std::sort(sample.begin(), sample.end());
+    std::vector<int64_t> cuts;
+    for (size_t c = 1; c < chunks && !sample.empty(); ++c) {
+        const int64_t v = sample[sample.size() * c / chunks];
+        if (v > sample.front() && (cuts.empty() || v > cuts.back())) cuts.push_back(v);
+    }
+    return cuts;
+}
+
 } // namespace
 
 std::vector<CombinedPoint> combineFronts(const std::vector<CombineInput>& inputs, WorkPool* pool,
-                                         int64_t* pairs, const std::atomic<bool>* cancel) {
-    std::vector<std::vector<uint32_t>> oa(inputs.size()), ob(inputs.size());
+                                         int64_t* pairs, const std::atomic<bool>* cancel,
+                                         std::vector<uint32_t>* bitsOrder) {
+    // The walk's orders: the caller's, else made here (in parallel: they sort whole fronts).
+    std::vector<std::vector<uint32_t>> made(2 * inputs.size());
+    parallelFor(pool, made.size(), [&](size_t k) {
+        const CombineInput& in = inputs[k / 2];
+        const auto* order = k % 2 ? in.b_order : in.a_order;
+        const auto* front = k % 2 ? in.b : in.a;
+        if (!order && !front->empty()) made[k] = orderByBits(*front);
+    });
+    auto orderOf = [&](size_t p, bool b) -> const std::vector<uint32_t>& {
+        const auto* given = b ? inputs[p].b_order : inputs[p].a_order;
+        return given ? *given : made[2 * p + (b ? 1 : 0)];
+    };
     std::vector<Run> runs;
+    std::vector<size_t> sweepStart; // first run of each sweep
     for (size_t p = 0; p < inputs.size(); ++p) {
         const auto &A = *inputs[p].a, &B = *inputs[p].b;
         if (A.empty() || B.empty()) continue;
-        oa[p] = orderByBits(A);
-        ob[p] = orderByBits(B);
         for (auto [first, last] :
-             {std::pair{size_t(0), A.size()}, std::pair{A.size(), A.size() + B.size()}})
+             {std::pair{size_t(0), A.size()}, std::pair{A.size(), A.size() + B.size()}}) {
+            sweepStart.push_back(runs.size());
             for (size_t s = first; s < last; s += kStepsPerRun)
                 runs.push_back({uint32_t(p), s, std::min(last, s + kStepsPerRun)});
+        }
     }
+    sweepStart.push_back(runs.size());
     std::vector<std::vector<Pair>> fronts(runs.size());
     std::atomic<int64_t> formed{0};
     parallelFor(pool, runs.size(), [&](size_t r) {
@@ -85,8 +121,8 @@ std::vector<CombinedPoint> combineFronts(const std::vector<CombineInput>& inputs
         const auto &A = *inputs[run.input].a, &B = *inputs[run.input].b;
         BufferOrderedFilter filter(fronts[r]);
         uint64_t n = 0;
-        sumMaxFrontPairsRange(A, B, oa[run.input], ob[run.input], run.first, run.last,
-                              [&](uint32_t a, uint32_t b) {
+        sumMaxFrontPairsRange(A, B, orderOf(run.input, false), orderOf(run.input, true), run.first,
+                              run.last, [&](uint32_t a, uint32_t b) {
                                   Pair p;
                                   if (__builtin_add_overflow(A[a].acc, B[b].acc, &p.cost.acc) ||
                                       __builtin_add_overflow(A[a].macs, B[b].macs, &p.cost.macs))
@@ -103,42 +139,109 @@ std::vector<CombinedPoint> combineFronts(const std::vector<CombineInput>& inputs
     });
     if (pairs) *pairs = formed.load();
     // The runs' fronts together, by buffer: the same filter keeps, of equal pairs, the one first
-    // in walk order.
-    // The runs of one sweep follow each other in buffer order: their fronts, one after the
-    // other, are sorted by buffer already, and the sweeps are merged.
-    std::vector<Pair> all;
-    std::vector<size_t> sweepStart;
-    for (size_t r = 0; r < runs.size(); ++r) {
-        const bool firstOfSweep = r == 0 || runs[r].input != runs[r - 1].input ||
-                                  (runs[r].first == inputs[runs[r].input].a->size());
-        if (firstOfSweep) sweepStart.push_back(all.size());
-        all.insert(all.end(), fronts[r].begin(), fronts[r].end());
-        std::vector<Pair>().swap(fronts[r]);
-    }
-    sweepStart.push_back(all.size());
-    auto byBits = [](const Pair& x, const Pair& y) { return x.cost.bits < y.cost.bits; };
-    for (size_t width = 1; width + 1 < sweepStart.size(); width *= 2)
-        for (size_t i = 0; i + width + 1 < sweepStart.size(); i += 2 * width) {
-            const size_t mid = sweepStart[i + width];
-            const size_t end = sweepStart[std::min(i + 2 * width, sweepStart.size() - 1)];
-            std::inplace_merge(all.begin() + std::ptrdiff_t(sweepStart[i]),
-                               all.begin() + std::ptrdiff_t(mid), all.begin() + std::ptrdiff_t(end),
-                               byBits);
+    // in walk order. The runs of one sweep follow each other in buffer order, so the sweeps are
+    // read side by side (not copied into one list). The buffer range is cut into chunks at
+    // buffer values, each filtered on its own in parallel; a pair a chunk keeps is then kept
+    // unless a pair of an earlier chunk (smaller buffer) has accesses and MACs no larger — one
+    // look-up in the staircase of the earlier chunks' kept pairs, which equals that of the
+    // pairs the whole filter keeps there (what a chunk keeps too many, an earlier pair beats).
+    const std::vector<int64_t> cuts = chunkCuts(fronts, partsFor(pool, 4));
+    const size_t chunks = cuts.size() + 1;
+    std::vector<std::vector<Pair>> chunkKept(chunks);
+    std::vector<std::unique_ptr<BufferOrderedFilter>> filters(chunks);
+    parallelFor(pool, chunks, [&](size_t c) {
+        const int64_t lo = c == 0 ? INT64_MIN : cuts[c - 1];
+        const int64_t hi = c + 1 == chunks ? INT64_MAX : cuts[c];
+        filters[c] = std::make_unique<BufferOrderedFilter>(chunkKept[c]);
+        // Per sweep, the first pair with buffer >= lo.
+        struct Cursor {
+            size_t run, end, at;
+        };
+        std::vector<Cursor> cursors;
+        for (size_t w = 0; w + 1 < sweepStart.size(); ++w) {
+            Cursor cur{sweepStart[w], sweepStart[w + 1], 0};
+            while (cur.run < cur.end &&
+                   (fronts[cur.run].empty() || fronts[cur.run].back().cost.bits < lo))
+                ++cur.run;
+            if (cur.run < cur.end) {
+                const auto& f = fronts[cur.run];
+                cur.at = size_t(
+                    std::lower_bound(f.begin(), f.end(), lo,
+                                     [](const Pair& p, int64_t b) { return p.cost.bits < b; }) -
+                    f.begin());
+            }
+            cursors.push_back(cur);
         }
-    std::vector<Pair> kept;
-    BufferOrderedFilter filter(kept);
-    for (const Pair& p : all)
-        filter.add(p);
-    filter.flush();
-    std::sort(kept.begin(), kept.end(), [](const Pair& x, const Pair& y) {
+        auto settle = [&](Cursor& cur) { // past read and empty runs
+            while (cur.run < cur.end && cur.at == fronts[cur.run].size()) {
+                ++cur.run;
+                cur.at = 0;
+            }
+        };
+        for (;;) {
+            int64_t bits = hi;
+            for (const Cursor& cur : cursors)
+                if (cur.run < cur.end) bits = std::min(bits, fronts[cur.run][cur.at].cost.bits);
+            if (bits >= hi) break;
+            for (Cursor& cur : cursors)
+                while (cur.run < cur.end && fronts[cur.run][cur.at].cost.bits == bits) {
+                    filters[c]->add(fronts[cur.run][cur.at++]);
+                    settle(cur);
+                }
+        }
+        filters[c]->flush();
+    });
+    std::vector<std::vector<Pair>>().swap(fronts);
+    // The staircase of the chunks before each chunk (small: a two-cost front), then the check.
+    std::vector<Staircase<>> before(chunks);
+    for (size_t c = 1; c < chunks; ++c) {
+        before[c] = before[c - 1];
+        filters[c - 1]->kept().eachEntry(
+            [&](int64_t acc, int64_t macs) { before[c].insert(acc, macs); });
+    }
+    parallelFor(pool, chunks, [&](size_t c) {
+        if (c > 0)
+            std::erase_if(chunkKept[c],
+                          [&](const Pair& p) { return before[c].covers(p.cost.acc, p.cost.macs); });
+    });
+    // `kept` (the chunks' pairs one after the other) is in buffer order; the result is in
+    // (accesses, buffer, MACs) order. Sorting keys with their place in `kept` gives both, and
+    // the buffer order of the result for free: within one buffer, `kept` is in (accesses,
+    // MACs) order already, as the result is. Every pass over the front runs on the pool.
+    struct Key {
+        FrontCost cost;
+        uint32_t at;
+    };
+    std::vector<size_t> offset(chunks + 1, 0);
+    for (size_t c = 0; c < chunks; ++c)
+        offset[c + 1] = offset[c] + chunkKept[c].size();
+    const size_t total = offset[chunks];
+    std::unique_ptr<Pair[]> kept(new Pair[total]); // every entry written below
+    std::vector<Key> keys(total);
+    parallelFor(pool, chunks, [&](size_t c) {
+        for (size_t k = 0; k < chunkKept[c].size(); ++k) {
+            kept[offset[c] + k] = chunkKept[c][k];
+            keys[offset[c] + k] = {chunkKept[c][k].cost, uint32_t(offset[c] + k)};
+        }
+        std::vector<Pair>().swap(chunkKept[c]);
+    });
+    // Front costs are distinct, so the order is total and any split of the sort gives it.
+    parallelSort(pool, keys, [](const Key& x, const Key& y) {
         if (x.cost.acc != y.cost.acc) return x.cost.acc < y.cost.acc;
         if (x.cost.bits != y.cost.bits) return x.cost.bits < y.cost.bits;
         return x.cost.macs < y.cost.macs;
     });
-    std::vector<CombinedPoint> out;
-    out.reserve(kept.size());
-    for (const Pair& p : kept)
-        out.push_back({p.cost, p.input, p.a, p.b});
+    std::vector<CombinedPoint> out(total);
+    std::vector<uint32_t> place(bitsOrder ? total : 0);
+    const auto ranges = splitRange(total, partsFor(pool));
+    parallelFor(pool, ranges.size(), [&](size_t r) {
+        for (size_t k = ranges[r].first; k < ranges[r].second; ++k) {
+            const Pair& p = kept[keys[k].at];
+            out[k] = {p.cost, p.input, p.a, p.b};
+            if (bitsOrder) place[keys[k].at] = uint32_t(k);
+        }
+    });
+    if (bitsOrder) bitsOrder->swap(place);
     return out;
 }
 

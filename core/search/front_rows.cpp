@@ -18,80 +18,75 @@ struct FrontRows::Group {
 
 namespace {
 
-uint64_t keyOf(uint32_t segment, uint32_t point) {
-    return uint64_t(segment) << 32 | point;
-}
-
-// The (segment, point) keys of front point k.
-std::vector<uint64_t> keysOf(const ExploreResult& r, size_t k) {
-    std::vector<uint64_t> out;
+// Calls f(segment, point) for every segment point of front point k.
+template <class F> void eachPart(const ExploreResult& r, size_t k, F f) {
     for (int32_t l = r.front[k].node; l >= 0; l = r.links[size_t(l)].prev)
         for (int32_t n = r.links[size_t(l)].chain; n >= 0; n = r.nodes[size_t(n)].prev)
-            out.push_back(keyOf(r.nodes[size_t(n)].segment, r.nodes[size_t(n)].point));
-    return out;
+            f(r.nodes[size_t(n)].segment, r.nodes[size_t(n)].point);
 }
 
 } // namespace
 
 FrontRows::FrontRows(const Network& net, const Hardware& hw, const ExploreResult& result,
                      const EvaluateOptions& opt)
-    : net_(net), hw_(hw), result_(result), opt_(opt) {}
+    : net_(net), hw_(hw), result_(result), opt_(opt), base_(defaultSchedule(net, hw)),
+      groups_(result.segment_fronts.size()), claimed_(result.segment_fronts.size()) {
+    for (size_t s = 0; s < groups_.size(); ++s) {
+        const size_t n = result.segment_fronts[s] ? result.segment_fronts[s]->points.size() : 0;
+        groups_[s].resize(n);
+        claimed_[s] = std::make_unique<std::atomic<bool>[]>(n);
+    }
+}
 
 FrontRows::~FrontRows() = default;
 
 void FrontRows::prepare(const std::vector<size_t>& points, WorkPool* pool) {
-    std::vector<uint64_t> todo;
-    for (size_t k : points)
-        for (uint64_t key : keysOf(result_, k))
-            if (!groups_.count(key)) todo.push_back(key);
-    std::sort(todo.begin(), todo.end());
-    todo.erase(std::unique(todo.begin(), todo.end()), todo.end());
-    if (todo.empty()) return;
-    const Schedule base = defaultSchedule(net_, hw_);
-    std::vector<std::unique_ptr<Group>> made(todo.size());
-    const auto parts = splitRange(todo.size(), partsFor(pool));
+    const auto parts = splitRange(points.size(), partsFor(pool));
     parallelFor(pool, parts.size(), [&](size_t part) {
-        Schedule work = base;
-        for (size_t t = parts[part].first; t < parts[part].second; ++t) {
-            const auto segment = uint32_t(todo[t] >> 32), point = uint32_t(todo[t]);
-            const std::vector<LayerId>& chain = result_.segment_layers[segment];
-            const SegmentPoint& p = result_.segment_fronts[segment]->points[point];
-            // The point's group as applySegmentPoint() writes it into the schedule.
-            for (size_t k = 0; k < chain.size(); ++k) {
-                LayerSchedule s = p.layers[k];
-                s.unroll = base.layers[size_t(chain[k])].unroll;
-                work.layers[size_t(chain[k])] = s;
-            }
-            FusionGroup g;
-            g.name = net_.layer(chain.front()).name;
-            g.layers = chain;
-            std::sort(g.layers.begin(), g.layers.end());
-            g.strategy = p.strategy;
-            g.weights_resident = p.weights_resident;
-            g.out_tile = p.out_tile;
-            const detail::GroupEval ev = detail::evaluateGroup(net_, hw_, work, g, opt_);
-            auto group = std::make_unique<Group>();
-            group->first = g.layers.front();
-            group->buffer_bits = ev.buffer_bits;
-            group->latency_cycles = ev.gm.latency_cycles;
-            group->recompute_macs = ev.gm.recompute_macs;
-            group->layers = g.layers.size();
-            group->counts = ev.counts;
-            made[t] = std::move(group);
-            for (LayerId id : chain)
-                work.layers[size_t(id)] = base.layers[size_t(id)];
-        }
+        Schedule work = base_;
+        for (size_t t = parts[part].first; t < parts[part].second; ++t)
+            eachPart(result_, points[t], [&](uint32_t segment, uint32_t point) {
+                std::atomic<bool>& claim = claimed_[segment][point];
+                if (claim.load(std::memory_order_relaxed) ||
+                    claim.exchange(true, std::memory_order_relaxed))
+                    return; // costed before, or being costed by another thread
+                const std::vector<LayerId>& chain = result_.segment_layers[segment];
+                const SegmentPoint& p = result_.segment_fronts[segment]->points[point];
+                // The point's group as applySegmentPoint() writes it into the schedule.
+                for (size_t k = 0; k < chain.size(); ++k) {
+                    LayerSchedule s = p.layers[k];
+                    s.unroll = base_.layers[size_t(chain[k])].unroll;
+                    work.layers[size_t(chain[k])] = s;
+                }
+                FusionGroup g;
+                g.name = net_.layer(chain.front()).name;
+                g.layers = chain;
+                std::sort(g.layers.begin(), g.layers.end());
+                g.strategy = p.strategy;
+                g.weights_resident = p.weights_resident;
+                g.out_tile = p.out_tile;
+                const detail::GroupEval ev = detail::evaluateGroup(net_, hw_, work, g, opt_);
+                auto group = std::make_unique<Group>();
+                group->first = g.layers.front();
+                group->buffer_bits = ev.buffer_bits;
+                group->latency_cycles = ev.gm.latency_cycles;
+                group->recompute_macs = ev.gm.recompute_macs;
+                group->layers = g.layers.size();
+                group->counts = ev.counts;
+                groups_[segment][point] = std::move(group);
+                for (LayerId id : chain)
+                    work.layers[size_t(id)] = base_.layers[size_t(id)];
+            });
     });
-    for (size_t t = 0; t < todo.size(); ++t)
-        groups_.emplace(todo[t], std::move(made[t]));
 }
 
 FrontRow FrontRows::row(size_t k) const {
     FrontRow r;
     r.point = result_.front[k];
     std::vector<const Group*> gs;
-    for (uint64_t key : keysOf(result_, k))
-        gs.push_back(groups_.at(key).get());
+    eachPart(result_, k, [&](uint32_t segment, uint32_t point) {
+        gs.push_back(groups_[segment][point].get());
+    });
     std::sort(gs.begin(), gs.end(),
               [](const Group* a, const Group* b) { return a->first < b->first; });
     // The sums of detail::assemble(), in its order.

@@ -16,9 +16,9 @@
 #include "network/network.h"
 #include "search/pareto.h"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 namespace lf {
@@ -43,7 +43,8 @@ class FrontRows {
               const EvaluateOptions& opt = {});
     ~FrontRows();
 
-    // Costs the groups the given front points use (those not costed yet), on `pool`.
+    // Costs the groups the given front points use (those not costed yet), on `pool`: each
+    // thread takes points and costs the groups no thread has claimed yet.
     void prepare(const std::vector<size_t>& points, WorkPool* pool = nullptr);
     // The row of front point k; prepare() must have covered k. Thread-safe.
     FrontRow row(size_t k) const;
@@ -54,7 +55,11 @@ class FrontRows {
     const Hardware& hw_;
     const ExploreResult& result_;
     EvaluateOptions opt_;
-    std::unordered_map<uint64_t, std::unique_ptr<Group>> groups_; // by (segment, point)
+    Schedule base_; // the default schedule the groups are written into
+    // Per segment, per point of its front: the group, once costed, and whether a thread has
+    // claimed it.
+    std::vector<std::vector<std::unique_ptr<Group>>> groups_;
+    std::vector<std::unique_ptr<std::atomic<bool>[]>> claimed_;
 };
 
 } // namespace lf

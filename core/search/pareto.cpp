@@ -5,6 +5,7 @@
 #include "network/dims.h"
 #include "search/distribution.h"
 #include "search/front_combine.h"
+#include "search/parallel_sort.h"
 #include "search/pareto_filter.h"
 #include "search/pareto_thin.h"
 #include "search/segment_front_io.h"
@@ -29,10 +30,15 @@ struct Unit {
     size_t sequence = 0, begin = 0, length = 0;
 };
 
-// A partial front: costs and, per point, the node (or link) that rebuilds it.
+// A partial front: costs and, per point, the node (or link) that rebuilds it; `order` is
+// orderByBits(costs) when known (the combination walks fronts in that order).
 struct PartialFront {
     std::vector<FrontCost> costs;
     std::vector<int32_t> refs;
+    std::vector<uint32_t> order;
+    const std::vector<uint32_t>* knownOrder() const {
+        return order.size() == costs.size() ? &order : nullptr;
+    }
 };
 
 std::vector<FrontCost> costsOf(const SegmentFront& f) {
@@ -199,6 +205,7 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
     std::vector<PartialFront> network(1);
     network[0].costs = {FrontCost{0, 0, 0}};
     network[0].refs = {-1};
+    network[0].order = {0};
     // Bounds: the time limit, and each combination step's share of the points left to keep.
     auto pastDeadline = [&] {
         return opt.time_limit_s > 0 &&
@@ -213,7 +220,7 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
     // the step's front per kept point), so the share sets what a step costs, and a 5,000-layer
     // chain has 5,000 steps.
     constexpr int64_t kDeadlineShare = 64;
-    auto bound = [&](std::vector<CombinedPoint>& front) {
+    auto bound = [&](std::vector<CombinedPoint>& front, std::vector<uint32_t>& bitsOrder) {
         int64_t share = INT64_MAX;
         if (opt.max_kept_points > 0)
             share = std::max(kSmallestShare,
@@ -234,6 +241,7 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
             res.limits.dropped_points += int64_t(front.size() - thinned.size());
             res.limits.factor *= 1 + t.epsilon;
             front.swap(thinned);
+            bitsOrder.clear(); // no longer the front's: the next combination makes it
         }
         keptSoFar += int64_t(front.size());
     };
@@ -264,6 +272,14 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
         }
         return true;
     };
+    // f(k) for k in [0, n), in contiguous ranges on the pool: the steps' rebuild records.
+    auto eachRange = [&](size_t n, const auto& f) {
+        const auto ranges = splitRange(n, partsFor(&pool));
+        parallelFor(&pool, ranges.size(), [&](size_t r) {
+            for (size_t k = ranges[r].first; k < ranges[r].second; ++k)
+                f(k);
+        });
+    };
     auto work = [&] {
         parallelFor(&pool, mine.size(), [&](size_t m) {
             if (stop) return;
@@ -288,12 +304,19 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
             res.worker = true;
             return;
         }
+        optionCache.release(&pool); // the searches are done
         if (stop) return;
         for (size_t u = 0; u < units.size(); ++u)
             res.segment_fronts[u] = res.segment_fronts[rep[u]];
-        std::map<const SegmentFront*, std::vector<FrontCost>> segCosts;
-        for (size_t u : order)
-            segCosts[res.segment_fronts[u].get()] = costsOf(*res.segment_fronts[u]);
+        // Every searched front's costs and buffer order, made once (in parallel).
+        std::vector<PartialFront> searchedCosts(order.size());
+        parallelFor(&pool, order.size(), [&](size_t k) {
+            searchedCosts[k].costs = costsOf(*res.segment_fronts[order[k]]);
+            searchedCosts[k].order = orderByBits(searchedCosts[k].costs);
+        });
+        std::map<const SegmentFront*, const PartialFront*> segCosts;
+        for (size_t k = 0; k < order.size(); ++k)
+            segCosts[res.segment_fronts[order[k]].get()] = &searchedCosts[k];
 
         // Steps 3 and 4: partitions of each sequence, then the network.
         for (size_t s = 0; s < seqs.size() && !stop; ++s) {
@@ -301,36 +324,50 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
             std::vector<PartialFront> F(n + 1);
             F[0].costs = {FrontCost{0, 0, 0}};
             F[0].refs = {-1};
+            F[0].order = {0};
             for (size_t j = 1; j <= n && !stop; ++j) {
                 std::vector<CombineInput> inputs;
                 std::vector<size_t> from; // i of each input
                 for (size_t i = j > depth ? j - depth : 0; i < j; ++i) {
                     const size_t u = unitOf[s][i][j - i - 1];
-                    inputs.push_back({&F[i].costs, &segCosts[res.segment_fronts[u].get()]});
+                    const PartialFront* seg = segCosts.at(res.segment_fronts[u].get());
+                    inputs.push_back({&F[i].costs, &seg->costs, F[i].knownOrder(), &seg->order});
                     from.push_back(i);
                 }
                 int64_t pairs = 0;
-                auto kept = combineFronts(inputs, &pool, &pairs, &stop);
+                auto kept = combineFronts(inputs, &pool, &pairs, &stop, &F[j].order);
                 combinations += pairs;
-                bound(kept);
-                for (const CombinedPoint& c : kept) {
+                bound(kept, F[j].order);
+                const size_t base = res.nodes.size();
+                res.nodes.resize(base + kept.size());
+                F[j].costs.resize(kept.size());
+                F[j].refs.resize(kept.size());
+                eachRange(kept.size(), [&](size_t k) {
+                    const CombinedPoint& c = kept[k];
                     const size_t i = from[c.input];
-                    res.nodes.push_back({F[i].refs[c.a], uint32_t(unitOf[s][i][j - i - 1]), c.b});
-                    F[j].costs.push_back(c.cost);
-                    F[j].refs.push_back(int32_t(res.nodes.size() - 1));
-                }
+                    res.nodes[base + k] = {F[i].refs[c.a], uint32_t(unitOf[s][i][j - i - 1]), c.b};
+                    F[j].costs[k] = c.cost;
+                    F[j].refs[k] = int32_t(base + k);
+                });
                 if (j > depth) F[j - depth] = {}; // no longer reachable from a later j
             }
             int64_t pairs = 0;
-            auto kept = combineFronts({{&network[0].costs, &F[n].costs}}, &pool, &pairs, &stop);
-            combinations += pairs;
-            bound(kept);
             PartialFront next;
-            for (const CombinedPoint& c : kept) {
-                res.links.push_back({network[0].refs[c.a], F[n].refs[c.b]});
-                next.costs.push_back(c.cost);
-                next.refs.push_back(int32_t(res.links.size() - 1));
-            }
+            auto kept = combineFronts(
+                {{&network[0].costs, &F[n].costs, network[0].knownOrder(), F[n].knownOrder()}},
+                &pool, &pairs, &stop, &next.order);
+            combinations += pairs;
+            bound(kept, next.order);
+            const size_t base = res.links.size();
+            res.links.resize(base + kept.size());
+            next.costs.resize(kept.size());
+            next.refs.resize(kept.size());
+            eachRange(kept.size(), [&](size_t k) {
+                const CombinedPoint& c = kept[k];
+                res.links[base + k] = {network[0].refs[c.a], F[n].refs[c.b]};
+                next.costs[k] = c.cost;
+                next.refs[k] = int32_t(base + k);
+            });
             network[0] = std::move(next);
             ++combined;
         }
@@ -350,23 +387,42 @@ ExploreResult explore(const Network& net, const Hardware& hw, const ExploreOptio
         }
     auto finish = [&] {
         res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        return res;
+        return std::move(res);
     };
     if (res.worker) return finish();
     if (stop || control.cancelled()) {
         res.cancelled = true;
         return finish();
     }
-    // Buffers were compared in bits; the front is in bytes, where two may now tie.
-    std::vector<ExplorePoint> pts;
-    for (size_t k = 0; k < network[0].costs.size(); ++k) {
-        const FrontCost& c = network[0].costs[k];
-        pts.push_back({c.acc, (c.bits + 7) / 8, c.macs, network[0].refs[k]});
+    // Buffers were compared in bits; the front is in bytes, where two may now tie. Its front,
+    // of equal points the first (as paretoIndices<3>), sorted on the pool: hundreds of
+    // thousands of points.
+    struct Entry {
+        std::array<int64_t, 3> cost; // buffer bytes, accesses, MACs
+        uint32_t index;
+    };
+    const PartialFront& all = network[0];
+    std::vector<Entry> entries(all.costs.size());
+    for (size_t k = 0; k < entries.size(); ++k) {
+        const FrontCost& c = all.costs[k];
+        entries[k] = {{(c.bits + 7) / 8, c.acc, c.macs}, uint32_t(k)};
     }
-    for (uint32_t k : paretoIndices<3>(pts.size(), [&](size_t j) {
-             return std::array{pts[j].buffer_bytes, pts[j].dram_accesses, pts[j].macs};
-         }))
-        res.front.push_back(pts[k]);
+    parallelSort(&pool, entries, [](const Entry& a, const Entry& b) {
+        return a.cost != b.cost ? a.cost < b.cost : a.index < b.index;
+    });
+    // A point of the front in bits can only be beaten by one of the same byte count (one of
+    // fewer bytes has fewer bits and would have beaten it in bits): within each byte count, in
+    // (accesses, MACs) order, a point stays when its MACs are below every earlier one's.
+    int64_t bytes = -1, bestMacs = 0;
+    for (const Entry& e : entries) {
+        if (e.cost[0] != bytes) {
+            bytes = e.cost[0];
+            bestMacs = INT64_MAX;
+        }
+        if (e.cost[2] >= bestMacs) continue;
+        bestMacs = e.cost[2];
+        res.front.push_back({e.cost[1], e.cost[0], e.cost[2], all.refs[e.index]});
+    }
     return finish();
 }
 

@@ -20,10 +20,13 @@
 // (pool, element-wise, fc) are searched the same way.
 //
 // Parallel all the way (search/work_pool.h): segments are searched on `threads` threads,
-// each segment's stages split over the threads that are free, and every combination step
-// is cut into runs costed in parallel (search/front_combine.h). Every parallel part keeps
-// what one thread would keep — results are stored by index and merged in a fixed order —
-// so the front and every point's schedule do not depend on the number of threads.
+// each segment's stages split over the threads that are free (the filters that gain from
+// seeing many points — a segment's last stage and its front join — one per thread, so two
+// threads do no more work than one), every combination step is cut into runs costed in
+// parallel and its front filtered in buffer chunks in parallel (search/front_combine.h), and
+// the large sorts run on the pool (search/parallel_sort.h). Every parallel part keeps what
+// one thread would keep — results are stored by index and merged in a fixed order — so the
+// front and every point's schedule do not depend on the number of threads.
 //
 // Segments whose layers have equal dims (DMCNN-VD's eighteen 64→64 convolutions) have the
 // same front under the recompute strategy — the segment search reads nothing else of the

@@ -67,6 +67,16 @@ template <class Payload = char> class Staircase {
                 f(e.payload);
         }
     }
+    // f(key, value) for every entry, in key order.
+    template <class F> void eachEntry(F f) const {
+        if (large_) {
+            for (const auto& [k, e] : map_)
+                f(k, e.first);
+        } else {
+            for (const Entry& e : vec_)
+                f(e.key, e.value);
+        }
+    }
     void clear() {
         vec_.clear();
         map_.clear();

@@ -93,8 +93,15 @@ class TaskCollector {
     Demand lastDem_;
 };
 
-// Merges the tasks' outputs demand by demand (in parallel over demands) into a stage.
-void mergeTasks(std::vector<TaskOutput>& tasks, Fields fields, WorkPool* pool, Stage& stage) {
+// How the tasks' outputs are ordered: as contiguous parts of the serial walk (their order), or
+// as lanes that each met some of the last layer's structures in increasing order.
+enum class TaskOrder : uint8_t { parts, structureLanes };
+
+// Merges the tasks' outputs demand by demand (in parallel over demands) into a stage. Of
+// equal points the serial search's first is kept: the first task's for parts; for lanes, the
+// one of the lowest structure (a lane holds all of a structure's points, filtered in order).
+void mergeTasks(std::vector<TaskOutput>& tasks, Fields fields, WorkPool* pool, Stage& stage,
+                TaskOrder order = TaskOrder::parts) {
     std::vector<Demand> demands;
     for (const TaskOutput& t : tasks)
         for (const auto& [d, pts] : t)
@@ -104,6 +111,21 @@ void mergeTasks(std::vector<TaskOutput>& tasks, Fields fields, WorkPool* pool, S
     std::vector<std::vector<Partial>> merged(demands.size());
     parallelFor(pool, demands.size(), [&](size_t k) {
         PartialFront f(fields);
+        if (order == TaskOrder::structureLanes) {
+            std::vector<Partial> all;
+            for (TaskOutput& t : tasks)
+                if (auto it = t.find(demands[k]); it != t.end()) {
+                    all.insert(all.end(), it->second.begin(), it->second.end());
+                    std::vector<Partial>().swap(it->second);
+                }
+            std::stable_sort(all.begin(), all.end(), [](const Partial& a, const Partial& b) {
+                return a.choice.structure < b.choice.structure;
+            });
+            for (const Partial& p : all)
+                f.add(p);
+            merged[k] = f.finish();
+            return;
+        }
         size_t sources = 0;
         for (TaskOutput& t : tasks) {
             auto it = t.find(demands[k]);
@@ -196,39 +218,41 @@ bool SegmentSpace::lastStage(Stage& stage) {
     const int64_t wScale = resident_ ? 1 : B_;
     const LayerDims* producer = single ? nullptr : &dims_[n - 2];
     const TileEnumerator en(fl, opt_.tiles);
-    const auto parts = splitRange(list.size(), partsFor(opt_.pool));
-    std::vector<TaskOutput> tasks(parts.size());
+    // One filter per thread, fed the structures it takes in increasing order.
+    std::vector<TaskCollector> lanes(lanesFor(opt_.pool, list.size()),
+                                     TaskCollector(Fields::noMacs));
     std::atomic<bool> ok{true};
-    parallelFor(opt_.pool, parts.size(), [&](size_t part) {
-        TaskCollector out(Fields::noMacs);
+    parallelLanes(opt_.pool, list.size(), lanes.size(), [&](size_t lane, size_t si) {
+        if (!ok) return;
+        TaskCollector& out = lanes[lane];
         int64_t evals = 0;
-        bool done = true;
-        for (size_t si = parts[part].first; si < parts[part].second && done; ++si)
-            done =
-                en.runStructure(list, si, cap_, cancel_, evals,
-                                [&](size_t, const TileValue& z, const TileValue& y,
-                                    const TileValue& x, const TileValue& i, const CfLayerCost& c) {
-                                    const int64_t wBuf = resident_ ? allW : c.buf_w;
-                                    const int64_t buf = c.buf_x * ab_ + wBuf * wb_ + c.buf_y * pb_;
-                                    if (buf > cap_) return buf;
-                                    Partial p;
-                                    const int64_t act =
-                                        c.acc_y_out + c.acc_y_psum + (single ? c.acc_x : 0);
-                                    p.acc = B_ * act + wScale * (resident_ ? allW : c.acc_w);
-                                    p.buf = buf;
-                                    p.macs = B_ * c.macs;
-                                    p.P = single ? 1 : c.trans_x * d.G;
-                                    p.parent = 0;
-                                    p.choice = {uint16_t(si), {z.t, y.t, x.t, i.t}};
-                                    out.add(single ? Demand{} : demandOf(c, *producer), p);
-                                    return buf;
-                                });
+        const bool done =
+            en.runStructure(list, si, cap_, cancel_, evals,
+                            [&](size_t, const TileValue& z, const TileValue& y, const TileValue& x,
+                                const TileValue& i, const CfLayerCost& c) {
+                                const int64_t wBuf = resident_ ? allW : c.buf_w;
+                                const int64_t buf = c.buf_x * ab_ + wBuf * wb_ + c.buf_y * pb_;
+                                if (buf > cap_) return buf;
+                                Partial p;
+                                const int64_t act =
+                                    c.acc_y_out + c.acc_y_psum + (single ? c.acc_x : 0);
+                                p.acc = B_ * act + wScale * (resident_ ? allW : c.acc_w);
+                                p.buf = buf;
+                                p.macs = B_ * c.macs;
+                                p.P = single ? 1 : c.trans_x * d.G;
+                                p.parent = 0;
+                                p.choice = {uint16_t(si), {z.t, y.t, x.t, i.t}};
+                                out.add(single ? Demand{} : demandOf(c, *producer), p);
+                                return buf;
+                            });
         evals_ += evals;
         if (!done) ok = false;
-        tasks[part] = out.finish();
     });
     if (!ok) return false;
-    mergeTasks(tasks, Fields::noMacs, opt_.pool, stage);
+    std::vector<TaskOutput> tasks(lanes.size());
+    parallelFor(opt_.pool, lanes.size(), [&](size_t lane) { tasks[lane] = lanes[lane].finish(); });
+    mergeTasks(tasks, Fields::noMacs, opt_.pool, stage,
+               tasks.size() > 1 ? TaskOrder::structureLanes : TaskOrder::parts);
     return true;
 }
 
@@ -249,6 +273,22 @@ std::shared_ptr<const Options> OptionCache::insert(const Key& k, Options o) {
     auto made = std::make_shared<const Options>(std::move(o));
     std::lock_guard lock(mutex_);
     return map_.try_emplace(k, std::move(made)).first->second;
+}
+
+void OptionCache::release(WorkPool* pool) {
+    std::vector<std::shared_ptr<const Options>> all;
+    {
+        std::lock_guard lock(mutex_);
+        all.reserve(map_.size());
+        for (auto& [key, options] : map_)
+            all.push_back(std::move(options));
+        map_.clear();
+    }
+    const auto parts = splitRange(all.size(), partsFor(pool));
+    parallelFor(pool, parts.size(), [&](size_t part) {
+        for (size_t k = parts[part].first; k < parts[part].second; ++k)
+            all[k].reset();
+    });
 }
 
 size_t OptionCache::Hash::operator()(const Key& k) const {
@@ -389,37 +429,38 @@ std::vector<JoinPoint> SegmentSpace::completeFront(const Stage& last) {
         for (size_t j = 0; j < todo.size(); ++j)
             up_[k].emplace(*todo[j].first, std::move(made[j]));
     }
-    // The last layer's points completed by those fronts.
-    const auto parts = splitRange(last.buckets.size(), partsFor(opt_.pool));
-    std::vector<std::vector<JoinPoint>> fronts(parts.size());
-    parallelFor(opt_.pool, parts.size(), [&](size_t part) {
-        TiesFront<JoinPoint> f;
-        for (size_t bi = parts[part].first; bi < parts[part].second && !cancelled(); ++bi) {
-            const auto& [d, range] = last.buckets[bi];
-            const auto& above = up_[n - 2].at(d);
-            for (uint32_t q = range.first; q < range.second; ++q) {
-                const Partial& p = last.points[q];
-                for (size_t a = 0; a < above.size(); ++a) {
-                    const Cost& u = above[a].cost;
-                    JoinPoint x{{add(add(p.acc, mul(p.P, u[0])), weightsUpTo_[n - 2]),
-                                 add(p.buf, u[1]), add(p.macs, mul(B_, mul(p.P, u[2])))},
-                                q,
-                                uint32_t(a)};
-                    if (x.cost[1] <= cap_) f.add(x);
-                }
+    // The last layer's points completed by those fronts: one filter per thread (a TiesFront
+    // keeps every point no other strictly dominates, whatever the order it meets them in).
+    std::vector<TiesFront<JoinPoint>> lanes(lanesFor(opt_.pool, last.buckets.size()));
+    parallelLanes(opt_.pool, last.buckets.size(), lanes.size(), [&](size_t lane, size_t bi) {
+        if (cancelled()) return;
+        TiesFront<JoinPoint>& f = lanes[lane];
+        const auto& [d, range] = last.buckets[bi];
+        const auto& above = up_[n - 2].at(d);
+        for (uint32_t q = range.first; q < range.second; ++q) {
+            const Partial& p = last.points[q];
+            for (size_t a = 0; a < above.size(); ++a) {
+                const Cost& u = above[a].cost;
+                JoinPoint x{{add(add(p.acc, mul(p.P, u[0])), weightsUpTo_[n - 2]), add(p.buf, u[1]),
+                             add(p.macs, mul(B_, mul(p.P, u[2])))},
+                            q,
+                            uint32_t(a)};
+                if (x.cost[1] <= cap_) f.add(x);
             }
         }
-        fronts[part] = f.finish();
     });
+    std::vector<std::vector<JoinPoint>> fronts(lanes.size());
+    parallelFor(opt_.pool, lanes.size(), [&](size_t lane) { fronts[lane] = lanes[lane].finish(); });
+    if (saturated || cancelled()) {
+        up_.clear();
+        return {};
+    }
+    if (fronts.size() == 1) return std::move(fronts[0]);
     TiesFront<JoinPoint> all;
     for (auto& f : fronts) {
         for (const JoinPoint& x : f)
             all.add(x);
         std::vector<JoinPoint>().swap(f);
-    }
-    if (saturated || cancelled()) {
-        up_.clear();
-        return {};
     }
     return all.finish();
 }

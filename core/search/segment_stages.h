@@ -117,6 +117,9 @@ class OptionCache {
     std::shared_ptr<const Options> find(const Key& k) const;
     // Stores `o` unless the key is there already; returns what is stored.
     std::shared_ptr<const Options> insert(const Key& k, Options o);
+    // Empties the cache, freeing the options on the pool's threads (millions of small blocks
+    // whose freeing would otherwise hold up one thread at the end of the exploration).
+    void release(WorkPool* pool);
 
   private:
     struct Hash {

@@ -121,6 +121,22 @@ void parallelFor(WorkPool* pool, size_t n, const std::function<void(size_t)>& bo
         body(k);
 }
 
+size_t lanesFor(const WorkPool* pool, size_t n) {
+    const size_t threads = pool ? size_t(pool->threads()) : 1;
+    return std::max<size_t>(1, std::min(n, threads));
+}
+
+size_t parallelLanes(WorkPool* pool, size_t n, size_t maxLanes,
+                     const std::function<void(size_t lane, size_t k)>& body) {
+    const size_t lanes = std::max<size_t>(1, std::min(maxLanes, lanesFor(pool, n)));
+    std::atomic<size_t> next{0};
+    parallelFor(lanes > 1 ? pool : nullptr, lanes, [&](size_t lane) {
+        for (size_t k = next.fetch_add(1); k < n; k = next.fetch_add(1))
+            body(lane, k);
+    });
+    return lanes;
+}
+
 size_t partsFor(const WorkPool* pool, size_t perThread) {
     return pool && pool->threads() > 1 ? size_t(pool->threads()) * perThread : 1;
 }

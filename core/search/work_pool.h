@@ -53,6 +53,17 @@ class WorkPool {
 // forEach on `pool`, or in the calling thread when there is none.
 void parallelFor(WorkPool* pool, size_t n, const std::function<void(size_t)>& body);
 
+// Runs body(lane, k) for k in [0, n), on at most one lane per thread: each thread that takes
+// part is a lane and claims indices in increasing order until none is left. A lane's state
+// (body's `lane` slot) is fed by one thread, its indices in increasing order, and only as many
+// lanes as threads exist — one without a pool — so per-lane filters cost no more in all than
+// one would (a fixed split into parts makes every part start from scratch). Returns the
+// number of lanes, at most `maxLanes`.
+size_t parallelLanes(WorkPool* pool, size_t n, size_t maxLanes,
+                     const std::function<void(size_t lane, size_t k)>& body);
+// The number of lanes parallelLanes() may use.
+size_t lanesFor(const WorkPool* pool, size_t n);
+
 // How many parts to split a loop into: one without a pool (the serial walk), else a few per
 // thread so that uneven parts even out.
 size_t partsFor(const WorkPool* pool, size_t perThread = 8);

@@ -84,6 +84,34 @@ class TstFrontCombine : public QObject {
         }
     }
 
+    // The buffer order the combination returns is orderByBits of its result, and orders the
+    // caller passes in give the same result as those it makes itself.
+    void bufferOrderOfTheResultAndGivenOrders() {
+        std::mt19937_64 rng(29);
+        WorkPool two(2);
+        for (int64_t range : {int64_t(8), int64_t(300), int64_t(1'000'000)}) {
+            std::vector<std::vector<FrontCost>> fronts;
+            for (int f = 0; f < 3; ++f)
+                fronts.push_back(randomFront(rng, 2000 + rng() % 2000, range));
+            std::vector<CombineInput> inputs{{&fronts[0], &fronts[1]}, {&fronts[2], &fronts[1]}};
+            const auto want = combineFronts(inputs, nullptr);
+            std::vector<std::vector<uint32_t>> orders;
+            for (const auto& f : fronts)
+                orders.push_back(orderByBits(f));
+            std::vector<CombineInput> given{{&fronts[0], &fronts[1], &orders[0], &orders[1]},
+                                            {&fronts[2], &fronts[1], &orders[2], nullptr}};
+            for (WorkPool* pool : {static_cast<WorkPool*>(nullptr), &two}) {
+                std::vector<uint32_t> bitsOrder;
+                const auto got = combineFronts(given, pool, nullptr, nullptr, &bitsOrder);
+                QVERIFY(same(got, want));
+                std::vector<FrontCost> costs;
+                for (const CombinedPoint& c : got)
+                    costs.push_back(c.cost);
+                QVERIFY(bitsOrder == orderByBits(costs));
+            }
+        }
+    }
+
     void overflowingPairsAreSkipped() {
         const std::vector<FrontCost> A{{INT64_MAX - 5, 1, 1}, {1, 2, 1}}, B{{10, 1, 1}};
         const auto r = combineFronts({{&A, &B}}, nullptr);

@@ -1,10 +1,13 @@
 // The work pool of the searches (search/work_pool.h): every index runs exactly once, loops
 // nest without deadlock on pools of one to eight threads, the first exception of a body
-// reaches the caller after the others ran, and splitRange covers [0, n) in order.
+// reaches the caller after the others ran, splitRange covers [0, n) in order, and
+// parallelLanes runs every index once, each lane's in increasing order, on no more lanes than
+// threads (one without a pool).
 #include "search/work_pool.h"
 
 #include <QtTest>
 
+#include <algorithm>
 #include <atomic>
 #include <stdexcept>
 
@@ -56,6 +59,40 @@ class TstWorkPool : public QObject {
                 QVERIFY(r.size() <= std::max<size_t>(1, parts));
             }
         QCOMPARE(partsFor(nullptr), size_t(1));
+    }
+
+    void lanesRunEveryIndexOnceInIncreasingOrder() {
+        for (int threads : {1, 2, 3, 8}) {
+            WorkPool pool(threads);
+            for (size_t n : {0, 1, 5, 1000}) {
+                const size_t lanes = lanesFor(&pool, n);
+                QVERIFY(lanes >= 1 && lanes <= size_t(threads));
+                std::vector<std::vector<size_t>> seen(lanes);
+                // Nested in a parallel loop, as the segment searches run them.
+                std::vector<std::atomic<int>> hits(n);
+                parallelFor(&pool, 2, [&](size_t outer) {
+                    if (outer == 1) return;
+                    QCOMPARE(parallelLanes(&pool, n, lanes,
+                                           [&](size_t lane, size_t k) {
+                                               seen[lane].push_back(k);
+                                               ++hits[k];
+                                           }),
+                             lanes);
+                });
+                for (const auto& h : hits)
+                    QCOMPARE(h.load(), 1);
+                for (const auto& s : seen)
+                    QVERIFY(std::is_sorted(s.begin(), s.end()));
+            }
+        }
+        std::vector<size_t> order;
+        QCOMPARE(lanesFor(nullptr, 10), size_t(1));
+        parallelLanes(nullptr, 10, 1, [&](size_t lane, size_t k) {
+            QCOMPARE(lane, size_t(0));
+            order.push_back(k);
+        });
+        QCOMPARE(order.size(), size_t(10));
+        QVERIFY(std::is_sorted(order.begin(), order.end()));
     }
 };
 
