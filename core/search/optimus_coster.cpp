@@ -87,7 +87,7 @@ OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t cap
     for (auto* v :
          {&rh_, &rw_, &ah_, &aw_, &dp1_, &dp0_, &tc_, &th_, &eh_, &ew_, &teh_, &joined_, &extra_})
         v->assign(n, 0);
-    outside_.reserve(n);
+    outside_.assign(n, kNoLayer);
     charged_.assign(n, 0);
     joinable_.assign(n, 1);
     for (LayerId v = 0; v < net.size(); ++v)
@@ -105,66 +105,99 @@ void OptimusCoster::begin(const std::vector<LayerId>& members) {
     m_ = &members;
     n_ = members.size();
     const size_t n = n_;
+    // Raw pointers: the flags are chars, which may alias anything, so through the vectors
+    // every flag written would reload every array.
+    const LayerId* __restrict mem = members.data();
+    int32_t* __restrict slot = slot_.data();
+    int32_t* __restrict outIndex = outIndex_.data();
+    const int32_t* __restrict succStart = succStart_.data();
+    const int32_t* __restrict succList = succList_.data();
+    const int32_t* __restrict inStart = inStart_.data();
+    const int32_t* __restrict inList = inList_.data();
+    const char* __restrict joinable = joinable_.data();
+    const int64_t* __restrict elems = elems_.data();
+    int32_t* __restrict childStart = childStart_.data();
+    int32_t* __restrict childSlot = childSlot_.data();
+    int32_t* __restrict prodStart = prodStart_.data();
+    int32_t* __restrict prodSlot = prodSlot_.data();
+    int32_t* __restrict readStart = readStart_.data();
+    int32_t* __restrict readOut = readOut_.data();
+    char* __restrict inside = inside_.data();
+    char* __restrict output = output_.data();
+    char* __restrict mayForce = mayForce_.data();
+    char* __restrict forced = forced_.data();
+    int64_t* __restrict rh = rh_.data();
+    int64_t* __restrict rw = rw_.data();
+    int64_t* __restrict ah = ah_.data();
+    int64_t* __restrict aw = aw_.data();
+    int64_t* __restrict eh = eh_.data();
+    int64_t* __restrict ew = ew_.data();
+    int64_t* __restrict extra = extra_.data();
+    LayerId* __restrict outside = outside_.data(); // sized for the whole network
     for (size_t k = 0; k < n; ++k)
-        slot_[size_t(members[k])] = int32_t(k);
-    outside_.clear();
+        slot[size_t(mem[k])] = int32_t(k);
+    size_t no = 0;
     joinedDone_ = false;
-    ifmap_ = ofmap_ = weights_sum_ = 0;
-    oh_ = ow_ = 1;
+    int64_t ifmap = 0, ofmap = 0, weights = 0, oh = 1, ow = 1;
     int32_t np = 0, nc = 0, nr = 0;
     for (size_t k = 0; k < n; ++k) {
-        const size_t v = size_t(members[k]);
-        bool out = succStart_[v] == succStart_[v + 1], in = false;
-        for (int32_t e = succStart_[v]; e < succStart_[v + 1]; ++e) {
-            const int32_t q = slot_[size_t(succList_[size_t(e)])];
-            if (q >= 0) {
-                in = true;
-                childSlot_[size_t(nc++)] = q;
-            } else {
-                out = true;
-            }
+        const size_t v = size_t(mem[k]);
+        const int32_t s0 = succStart[v], s1 = succStart[v + 1];
+        const int32_t before = nc;
+        for (int32_t e = s0; e < s1; ++e) { // branch-free: the successor is a member or not
+            const int32_t q = slot[size_t(succList[size_t(e)])];
+            childSlot[size_t(nc)] = q;
+            nc += q >= 0;
         }
-        childStart_[k + 1] = nc;
-        inside_[k] = in;
-        output_[k] = out;
+        childStart[k + 1] = nc;
+        const bool in = nc != before, out = (s1 - s0) != nc - before || s0 == s1;
+        inside[k] = in;
+        output[k] = out;
         char may = 0;
-        for (int32_t e = inStart_[v]; e < inStart_[v + 1]; ++e) {
-            const LayerId p = inList_[size_t(e)];
-            const int32_t q = slot_[size_t(p)];
+        for (int32_t e = inStart[v]; e < inStart[v + 1]; ++e) {
+            const LayerId p = inList[size_t(e)];
+            const int32_t q = slot[size_t(p)];
             if (q >= 0) {
-                prodSlot_[size_t(np++)] = q;
+                prodSlot[size_t(np++)] = q;
                 continue;
             }
-            may |= joinable_[size_t(p)];
-            if (outIndex_[size_t(p)] < 0) {
-                const size_t o = outside_.size();
-                outIndex_[size_t(p)] = int32_t(o);
-                outside_.push_back(p);
-                eh_[o] = ew_[o] = 1;
-                extra_[o] = 0;
-                ifmap_ += elems_[size_t(p)];
+            may |= joinable[size_t(p)];
+            int32_t o = outIndex[size_t(p)];
+            if (o < 0) {
+                o = int32_t(no++);
+                outIndex[size_t(p)] = o;
+                outside[o] = p;
+                eh[o] = ew[o] = 1;
+                extra[o] = 0;
+                ifmap += elems[size_t(p)];
             }
-            readOut_[size_t(nr++)] = outIndex_[size_t(p)];
+            readOut[size_t(nr++)] = o;
         }
-        prodStart_[k + 1] = np;
-        readStart_[k + 1] = nr;
-        mayForce_[k] = may;
-        forced_[k] = 0;
-        rh_[k] = rw_[k] = ah_[k] = aw_[k] = 0;
+        prodStart[k + 1] = np;
+        readStart[k + 1] = nr;
+        mayForce[k] = may;
+        forced[k] = 0;
+        rh[k] = rw[k] = ah[k] = aw[k] = 0;
         if (out) {
-            ofmap_ += elems_[v];
-            oh_ = std::max(oh_, outH_[v]);
-            ow_ = std::max(ow_, outW_[v]);
+            ofmap += elems[v];
+            oh = std::max(oh, outH_[v]);
+            ow = std::max(ow, outW_[v]);
         }
-        weights_sum_ += weights_[v];
+        weights += weights_[v];
     }
+    nOutside_ = no;
+    ifmap_ = ifmap;
+    ofmap_ = ofmap;
+    weights_sum_ = weights;
+    oh_ = oh;
+    ow_ = ow;
 }
 
 void OptimusCoster::end() {
     for (LayerId v : *m_)
         slot_[size_t(v)] = -1;
-    for (LayerId p : outside_)
-        outIndex_[size_t(p)] = -1;
+    for (size_t o = 0; o < nOutside_; ++o)
+        outIndex_[size_t(outside_[o])] = -1;
     m_ = nullptr;
 }
 
@@ -174,56 +207,79 @@ void OptimusCoster::end() {
 // the largest window any member reads of each outside tensor at the smallest tile (eh_, ew_),
 // Optimus Alg. 2's dp over the group's consumers, and every operator's fmap at min(T_c, C_out).
 void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
-    const auto& m = *m_;
+    const LayerId* __restrict m = m_->data();
+    const int64_t* __restrict outH = outH_.data();
+    const int64_t* __restrict outW = outW_.data();
+    const int64_t* __restrict outC = outC_.data();
+    const char* __restrict inside = inside_.data();
+    const char* __restrict concat = concat_.data();
+    const int32_t* __restrict prodStart = prodStart_.data();
+    const int32_t* __restrict prodSlot = prodSlot_.data();
+    const int32_t* __restrict readStart = readStart_.data();
+    const int32_t* __restrict readOut = readOut_.data();
+    const int32_t* __restrict childStart = childStart_.data();
+    const int32_t* __restrict childSlot = childSlot_.data();
+    int64_t* __restrict rhs = rh_.data();
+    int64_t* __restrict rws = rw_.data();
+    int64_t* __restrict ahs = ah_.data();
+    int64_t* __restrict aws = aw_.data();
+    int64_t* __restrict eh = eh_.data();
+    int64_t* __restrict ew = ew_.data();
+    int64_t* __restrict dp1 = dp1_.data();
+    int64_t* __restrict dp0 = dp0_.data();
+    const bool symmetric = symmetric_, sameH = lo == 1;
+    const int64_t Tc = Tc_;
     int64_t weakest = 0;
     for (size_t k = n_; k-- > 0;) {
         const size_t v = size_t(m[k]);
-        const int64_t fullH = outH_[v], fullW = outW_[v];
-        int64_t &rh = rh_[k], &rw = rw_[k], &ah = ah_[k];
-        if (!inside_[k]) {
+        const int64_t fullH = outH[v], fullW = outW[v];
+        int64_t rh = rhs[k], rw = rws[k];
+        if (!inside[k]) {
             rh = std::max(rh, std::min(lo, fullH));
             rw = std::max(rw, std::min(ow, fullW));
         }
         rh = std::clamp<int64_t>(rh, 1, fullH);
         rw = std::clamp<int64_t>(rw, 1, fullW);
-        ah = std::clamp<int64_t>(ah, 1, fullH); // min(1, full) = 1 at the outputs
-        // Square maps and windows: the width extents at 1 × 1 are the heights.
-        const int64_t aw = symmetric_ ? ah : (aw_[k] = std::clamp<int64_t>(aw_[k], 1, fullW));
-        const int32_t p0 = prodStart_[k], p1 = prodStart_[k + 1];
-        const int32_t r0 = readStart_[k], r1 = readStart_[k + 1];
+        rhs[k] = rh;
+        rws[k] = rw;
+        // At 1 × 1 (min(1, full) = 1 at the outputs): the heights are the tile's when its
+        // height is 1, and with square maps and windows the widths are the heights.
+        const int64_t ah = sameH ? rh : std::clamp<int64_t>(ahs[k], 1, fullH);
+        const int64_t aw = symmetric ? ah : std::clamp<int64_t>(aws[k], 1, fullW);
+        const int32_t p0 = prodStart[k], p1 = prodStart[k + 1];
+        const int32_t r0 = readStart[k], r1 = readStart[k + 1];
         if (p0 != p1 || r0 != r1) {
             const int64_t wh = vertexWindow(v, 0, rh), ww = vertexWindow(v, 1, rw);
             if (p0 != p1) {
-                const int64_t wah = vertexWindow(v, 0, ah);
-                const int64_t waw = symmetric_ ? wah : vertexWindow(v, 1, aw);
+                const int64_t wah = sameH ? wh : vertexWindow(v, 0, ah);
+                const int64_t waw = symmetric ? wah : vertexWindow(v, 1, aw);
                 for (int32_t e = p0; e < p1; ++e) {
-                    const size_t q = size_t(prodSlot_[size_t(e)]);
-                    rh_[q] = std::max(rh_[q], wh);
-                    rw_[q] = std::max(rw_[q], ww);
-                    ah_[q] = std::max(ah_[q], wah);
-                    if (!symmetric_) aw_[q] = std::max(aw_[q], waw);
+                    const size_t q = size_t(prodSlot[size_t(e)]);
+                    rhs[q] = std::max(rhs[q], wh);
+                    rws[q] = std::max(rws[q], ww);
+                    if (!sameH) ahs[q] = std::max(ahs[q], wah);
+                    if (!symmetric) aws[q] = std::max(aws[q], waw);
                 }
             }
             for (int32_t e = r0; e < r1; ++e) {
-                const size_t o = size_t(readOut_[size_t(e)]);
-                eh_[o] = std::max(eh_[o], wh);
-                ew_[o] = std::max(ew_[o], ww);
+                const size_t o = size_t(readOut[size_t(e)]);
+                eh[o] = std::max(eh[o], wh);
+                ew[o] = std::max(ew[o], ww);
             }
         }
         // Optimus Alg. 2 at t_h · t_w = 1 · 1: dp1 = this operator ISOA, dp0 = not.
-        const int64_t area = ah * aw, C = outC_[v];
-        int64_t d1 = Tc_ * area, d0 = C * area;
-        for (int32_t e = childStart_[k]; e < childStart_[k + 1]; ++e) {
-            const size_t q = size_t(childSlot_[size_t(e)]);
+        const int64_t area = ah * aw, C = outC[v];
+        int64_t d1 = Tc * area, d0 = C * area;
+        for (int32_t e = childStart[k]; e < childStart[k + 1]; ++e) {
+            const size_t q = size_t(childSlot[size_t(e)]);
             // Saturating: a child below several parents counts once per path.
-            d1 = satAdd(d1, dp0_[q]);
-            d0 = satAdd(d0, std::min(dp1_[q], dp0_[q]));
+            d1 = satAdd(d1, dp0[q]);
+            d0 = satAdd(d0, std::min(dp1[q], dp0[q]));
         }
-        dp1_[k] = d1;
-        dp0_[k] = d0;
-        if (!concat_[v]) weakest += std::min(Tc_, C) * rh * rw;
+        dp1[k] = d1;
+        dp0[k] = d0;
+        if (!concat[v]) weakest += std::min(Tc, C) * rh * rw;
     }
-    if (symmetric_) std::copy(ah_.begin(), ah_.begin() + ptrdiff_t(n_), aw_.begin());
     weakest_ = weakest;
 }
 
@@ -281,7 +337,7 @@ void OptimusCoster::decide() {
 void OptimusCoster::extents(int axis, int64_t t, int64_t* r, int64_t* e) const {
     const auto& m = *m_;
     std::fill(r, r + n_, 0);
-    std::fill(e, e + outside_.size(), 1);
+    std::fill(e, e + nOutside_, 1);
     for (size_t k = n_; k-- > 0;) {
         const size_t v = size_t(m[k]);
         const int64_t full = axis == 0 ? outH_[v] : outW_[v];
@@ -306,7 +362,7 @@ void OptimusCoster::extents(int axis, int64_t t, int64_t* r, int64_t* e) const {
 bool OptimusCoster::fmapFits(int64_t th, int64_t limit) {
     const auto& m = *m_;
     int64_t total = 0;
-    for (size_t o = 0; o < outside_.size(); ++o) {
+    for (size_t o = 0; o < nOutside_; ++o) {
         teh_[o] = 1;
         total += outC_[size_t(outside_[o])] * ew_[o];
     }
@@ -348,7 +404,7 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
     // as they are bound the fmaps at the smallest tile from below. Most groups the DP forms
     // exceed the buffer already there, and most of those for good (see below).
     int64_t outsideNow = 0;
-    for (size_t o = 0; o < outside_.size(); ++o)
+    for (size_t o = 0; o < nOutside_; ++o)
         outsideNow += outC_[size_t(outside_[o])] * eh_[o] * ew_[o];
     const int64_t weakest = weakest_;
     const int64_t capElems = cap_ / abits_;
@@ -387,10 +443,19 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
         // Streamed weights: the largest t_h meeting Optimus Eq. 4 sets the number of sub-groups
         // ⌈O_h / t_h⌉, which is all Optimus Eq. 3 needs: the fewest sub-groups k whose tile
         // max(lo, ⌈O_h / k⌉) fits (fmap grows with t_h, so the test is monotone in k; lo fits).
+        // Several k share a tile: a tile at most one known to fit fits, one at least one known
+        // not to does not, without a probe.
         int64_t a = 1, b = ceilDiv(oh, lo);
+        int64_t fits = lo, fails = INT64_MAX;
         while (a < b) {
             const int64_t mid = a + (b - a) / 2;
-            if (fmapFits(std::max(lo, ceilDiv(oh, mid)), capElems))
+            const int64_t t = std::max(lo, ceilDiv(oh, mid));
+            const bool ok = t <= fits ? true : t >= fails ? false : fmapFits(t, capElems);
+            if (ok)
+                fits = std::max(fits, t);
+            else
+                fails = std::min(fails, t);
+            if (ok)
                 b = mid;
             else
                 a = mid + 1;
@@ -409,7 +474,7 @@ int64_t OptimusCoster::joinedBound(size_t o) {
     if (!joinedDone_) {
         joinedDone_ = true;
         ++stamp_;
-        for (size_t j = 0; j < outside_.size(); ++j) {
+        for (size_t j = 0; j < nOutside_; ++j) {
             const size_t p = size_t(outside_[j]);
             const int64_t area = eh_[j] * ew_[j];
             joined_[j] = !joinable_[p] ? -1
@@ -446,7 +511,7 @@ int64_t OptimusCoster::outsideBound(bool withStates) {
         }
     }
     int64_t total = 0;
-    for (size_t o = 0; o < outside_.size(); ++o) {
+    for (size_t o = 0; o < nOutside_; ++o) {
         int64_t c = outC_[size_t(outside_[o])] * eh_[o] * ew_[o];
         const int64_t joined = joinedBound(o);
         // A joined concat is not an operator at min(T_c, C): its inputs may be ISOA while it is
@@ -546,7 +611,7 @@ int64_t OptimusCoster::fmapAt(const std::vector<LayerId>& members, int64_t t_h, 
     extents(1, t_w, rw_.data(), ew_.data());
     extents(0, t_h, rh_.data(), eh_.data());
     int64_t total = 0;
-    for (size_t o = 0; o < outside_.size(); ++o)
+    for (size_t o = 0; o < nOutside_; ++o)
         total += outC_[size_t(outside_[o])] * eh_[o] * ew_[o];
     for (size_t k = 0; k < n_; ++k)
         if (!concat_[size_t(members[k])]) total += tc_[k] * rh_[k] * rw_[k];

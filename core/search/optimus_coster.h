@@ -89,7 +89,8 @@ class OptimusCoster {
     // By outside tensor: windows read at the smallest tile (eh_, ew_) and in the search
     // (teh_); the least it holds when its producer joins (joined_, -1: not yet) and the
     // operators' share of forcing its readers off (extra_).
-    std::vector<LayerId> outside_;
+    std::vector<LayerId> outside_; // [0, nOutside_)
+    size_t nOutside_ = 0;
     std::vector<int64_t> eh_, ew_, teh_, joined_, extra_;
     std::vector<size_t> tops_;
     enum : char { kNotIsoa, kIsoa, kMaybe };

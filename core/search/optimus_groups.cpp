@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -33,13 +34,22 @@ void bitsToIds(const uint64_t* b, size_t w, std::vector<LayerId>& out) {
             out.push_back(LayerId(k * 64 + size_t(std::countr_zero(x))));
 }
 
-// One helper thread that shares each batch of work with the caller, a few items at a time:
-// batches come once per vertex and last microseconds, about as long as waking a thread takes,
-// so the caller does not wait for the helper to start — it takes the items itself and waits
-// only for the items the helper has taken. A batch's items are claimed through one ticket
-// (batch number, next item): the helper claims an item only while the ticket names the
-// batch it woke for, so a late wake-up never touches a later batch's data before it is
-// posted.
+// Tells the core a thread is spinning.
+inline void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+}
+
+// One helper thread that shares each batch of work with the caller, in chunks: batches come
+// once per vertex and last microseconds, about as long as waking a thread takes, so the
+// caller does not wait for the helper to start — it takes the items itself and waits only for
+// the items the helper has taken — and between batches the helper stays awake for a while
+// before it sleeps. A batch's items are claimed through one ticket (batch number, next item):
+// the helper claims an item only while the ticket names the batch it woke for, so a late
+// wake-up never touches a later batch's data before it is posted.
 class BatchSharer {
   public:
     using Work = std::function<void(size_t from, size_t to, int thread)>;
@@ -48,6 +58,7 @@ class BatchSharer {
     }
     ~BatchSharer() {
         if (!thread_.joinable()) return;
+        quitFast_.store(true, std::memory_order_relaxed);
         {
             std::lock_guard lock(m_);
             quit_ = true;
@@ -71,6 +82,7 @@ class BatchSharer {
             posted_ = batch;
             wake = sleeping_;
         }
+        postedFast_.store(batch, std::memory_order_release);
         if (wake) cv_.notify_one();
         share(batch, 0);
         while (finished_.load(std::memory_order_acquire) < n)
@@ -78,7 +90,9 @@ class BatchSharer {
     }
 
   private:
-    static constexpr uint64_t kChunk = 4;
+    // Guided chunks: a share of what is left, so that few claims are made and the two
+    // threads still finish together.
+    static constexpr uint64_t kMinChunk = 4;
     // Claims and runs chunks of `batch` until none is left.
     void share(uint64_t batch, int thread) {
         uint64_t t = ticket_.load(std::memory_order_acquire);
@@ -87,10 +101,11 @@ class BatchSharer {
             const uint64_t from = t & 0xffffffffu;
             const size_t n = size_.load(std::memory_order_relaxed);
             if (from >= n) return;
-            if (!ticket_.compare_exchange_weak(t, t + kChunk, std::memory_order_acq_rel,
+            const uint64_t chunk = std::max<uint64_t>(kMinChunk, (n - from) / 8);
+            if (!ticket_.compare_exchange_weak(t, t + chunk, std::memory_order_acq_rel,
                                                std::memory_order_acquire))
                 continue; // t reloaded
-            const size_t to = std::min<size_t>(n, from + kChunk);
+            const size_t to = std::min<size_t>(n, from + chunk);
             work_(from, to, thread);
             finished_.fetch_add(to - from, std::memory_order_release);
             t = ticket_.load(std::memory_order_acquire);
@@ -100,6 +115,15 @@ class BatchSharer {
         uint64_t seen = 0;
         for (;;) {
             uint64_t batch = 0;
+            // Batches follow each other a few microseconds apart: wait for the next one
+            // awake for a while before sleeping, since a wake-up takes about as long.
+            const auto until =
+                std::chrono::steady_clock::now() + std::chrono::microseconds(kSpinUs);
+            while (postedFast_.load(std::memory_order_acquire) == seen &&
+                   !quitFast_.load(std::memory_order_relaxed) &&
+                   std::chrono::steady_clock::now() < until)
+                for (int i = 0; i < 64; ++i)
+                    cpuRelax();
             {
                 std::unique_lock lock(m_);
                 sleeping_ = true;
@@ -120,6 +144,9 @@ class BatchSharer {
     uint64_t batch_ = 0;                   // the caller's
     std::atomic<uint64_t> ticket_{0};      // batch << 32 | next item
     std::atomic<size_t> size_{0}, finished_{0};
+    std::atomic<uint64_t> postedFast_{0}; // posted_, read without the lock
+    std::atomic<bool> quitFast_{false};   // quit_, read without the lock
+    static constexpr int kSpinUs = 200;
 };
 
 } // namespace
@@ -173,10 +200,13 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     auto addGroup = [&](LayerId first, int size, const uint64_t* m, const uint64_t* d,
                         const uint64_t* a, const uint64_t* nb, bool partHopeless, double parts) {
         const auto id = uint32_t(size_.size());
-        bits_.insert(bits_.end(), m, m + W);
-        bits_.insert(bits_.end(), d, d + W);
-        bits_.insert(bits_.end(), a, a + W);
-        bits_.insert(bits_.end(), nb, nb + W);
+        const size_t at = bits_.size();
+        bits_.resize(at + 4 * W);
+        uint64_t* out = &bits_[at];
+        std::copy(m, m + W, out);
+        std::copy(d, d + W, out + W);
+        std::copy(a, a + W, out + 2 * W);
+        std::copy(nb, nb + W, out + 3 * W);
         size_.push_back(size);
         cost_.push_back(std::numeric_limits<double>::infinity());
         hopeless_.push_back(partHopeless);
@@ -188,21 +218,37 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         else
             pending.push_back(id);
     };
-    std::vector<LayerId> scratch[2]; // members, one list per thread
+    // Per thread: the members' list and the classes found, kept apart until the batch is
+    // done (results written side by side would share cache lines between the threads).
+    struct Found {
+        uint32_t g;
+        OptimusGroupClass c;
+    };
+    struct alignas(64) PerThread {
+        std::vector<LayerId> members;
+        std::vector<Found> found;
+    };
+    PerThread perThread[2];
     auto classifyRange = [&](size_t from, size_t to, int thread) {
-        std::vector<LayerId>& members = scratch[thread > 0];
+        std::vector<LayerId>& members = perThread[thread > 0].members;
+        std::vector<Found>& out = perThread[thread > 0].found;
         for (size_t k = from; k < to; ++k) {
             const uint32_t g = pending[k];
             bitsToIds(bits(g), W, members);
-            const OptimusGroupClass c = classify(members, thread);
-            cost_[g] = c.cost;
-            hopeless_[g] = c.hopeless;
-            lowerBound_[g] = c.lower_bound_bits;
+            out.push_back({g, classify(members, thread)});
         }
     };
     BatchSharer sharer(rules.threads > 1, classifyRange);
     auto classifyPending = [&](LayerId u) {
         sharer.run(pending.size());
+        for (PerThread& t : perThread) {
+            for (const Found& f : t.found) {
+                cost_[f.g] = f.c.cost;
+                hopeless_[f.g] = f.c.hopeless;
+                lowerBound_[f.g] = f.c.lower_bound_bits;
+            }
+            t.found.clear();
+        }
         const double alone = cost_[byMin_[size_t(u)].front()]; // {u} is formed first
         for (uint32_t g : byMin_[size_t(u)]) {
             if (cost_[g] < std::numeric_limits<double>::infinity()) valid_[size_t(u)].push_back(g);
