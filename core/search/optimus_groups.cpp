@@ -47,9 +47,14 @@ inline void cpuRelax() {
 // once per vertex and last microseconds, about as long as waking a thread takes, so the
 // caller does not wait for the helper to start — it takes the items itself and waits only for
 // the items the helper has taken — and between batches the helper stays awake for a while
-// before it sleeps. A batch's items are claimed through one ticket (batch number, next item):
-// the helper claims an item only while the ticket names the batch it woke for, so a late
-// wake-up never touches a later batch's data before it is posted.
+// before it sleeps. A batch may be opened before its items exist: the caller publishes them
+// as it makes them (the helper runs the first ones meanwhile) and closes the batch when it
+// has made them all.
+//
+// A batch's items are claimed through one ticket (batch number, next item): a thread claims
+// an item only while the ticket names the batch it works on and the item is published, so a
+// late wake-up never touches a later batch's data. `published_` is reset before the ticket
+// names a new batch, so no thread sees the previous batch's count with the new ticket.
 class BatchSharer {
   public:
     using Work = std::function<void(size_t from, size_t to, int thread)>;
@@ -66,15 +71,22 @@ class BatchSharer {
         cv_.notify_all();
         thread_.join();
     }
+    bool shared() const { return thread_.joinable(); }
     // Runs work over [0, n) on the caller and the helper; returns when all of it is done.
     void run(size_t n) {
         if (!thread_.joinable() || n < 16) {
             work_(0, n, 0);
             return;
         }
+        open();
+        close(n);
+    }
+    // A batch whose items come later: publish(n) makes [0, n) available, close(n) runs what
+    // is left on the caller too and returns when all n are done. Only with the helper.
+    void open() {
         const uint64_t batch = ++batch_;
-        size_.store(n, std::memory_order_relaxed);
         finished_.store(0, std::memory_order_relaxed);
+        published_.store(0, std::memory_order_relaxed);
         ticket_.store(batch << 32, std::memory_order_release);
         bool wake = false;
         {
@@ -84,30 +96,42 @@ class BatchSharer {
         }
         postedFast_.store(batch, std::memory_order_release);
         if (wake) cv_.notify_one();
-        share(batch, 0);
+    }
+    void publish(size_t n) { published_.store(n, std::memory_order_release); }
+    void close(size_t n) {
+        published_.store(n, std::memory_order_release);
+        closed_.store(batch_, std::memory_order_release);
+        share(batch_, 0);
         while (finished_.load(std::memory_order_acquire) < n)
             std::this_thread::yield(); // the helper is running the items it took
     }
 
   private:
-    // Guided chunks: a share of what is left, so that few claims are made and the two
-    // threads still finish together.
+    // Guided chunks: a share of what is published and not taken, so that few claims are made
+    // and the two threads still finish together.
     static constexpr uint64_t kMinChunk = 4;
-    // Claims and runs chunks of `batch` until none is left.
+    // Claims and runs chunks of `batch` until it is closed and none is left.
     void share(uint64_t batch, int thread) {
         uint64_t t = ticket_.load(std::memory_order_acquire);
         for (;;) {
             if (t >> 32 != batch) return;
             const uint64_t from = t & 0xffffffffu;
-            const size_t n = size_.load(std::memory_order_relaxed);
-            if (from >= n) return;
-            const uint64_t chunk = std::max<uint64_t>(kMinChunk, (n - from) / 8);
+            const size_t n = published_.load(std::memory_order_acquire);
+            if (from >= n) {
+                if (closed_.load(std::memory_order_acquire) == batch &&
+                    from >= published_.load(std::memory_order_acquire))
+                    return;
+                cpuRelax(); // the caller is making more items
+                t = ticket_.load(std::memory_order_acquire);
+                continue;
+            }
+            const uint64_t chunk =
+                std::min<uint64_t>(n - from, std::max<uint64_t>(kMinChunk, (n - from) / 8));
             if (!ticket_.compare_exchange_weak(t, t + chunk, std::memory_order_acq_rel,
                                                std::memory_order_acquire))
                 continue; // t reloaded
-            const size_t to = std::min<size_t>(n, from + chunk);
-            work_(from, to, thread);
-            finished_.fetch_add(to - from, std::memory_order_release);
+            work_(from, from + chunk, thread);
+            finished_.fetch_add(chunk, std::memory_order_release);
             t = ticket_.load(std::memory_order_acquire);
         }
     }
@@ -143,7 +167,8 @@ class BatchSharer {
     bool quit_ = false, sleeping_ = false; // guarded by m_
     uint64_t batch_ = 0;                   // the caller's
     std::atomic<uint64_t> ticket_{0};      // batch << 32 | next item
-    std::atomic<size_t> size_{0}, finished_{0};
+    std::atomic<size_t> published_{0}, finished_{0};
+    std::atomic<uint64_t> closed_{0};     // the last batch closed
     std::atomic<uint64_t> postedFast_{0}; // posted_, read without the lock
     std::atomic<bool> quitFast_{false};   // quit_, read without the lock
     static constexpr int kSpinUs = 200;
@@ -196,6 +221,10 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
 
     // Groups are formed per vertex and classified together, on the helper thread too.
     std::vector<uint32_t> pending;
+    // With the helper, a vertex's groups are classified while they are formed (streaming):
+    // addGroup publishes them as it goes.
+    bool streaming = false;
+    BatchSharer* sharer = nullptr;
     // `parts`: Σ best_ of the components (the first vertex's own cost is added once known).
     auto addGroup = [&](LayerId first, int size, const uint64_t* m, const uint64_t* d,
                         const uint64_t* a, const uint64_t* nb, bool partHopeless, double parts) {
@@ -213,10 +242,12 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         lowerBound_.push_back(0);
         best_.push_back(parts);
         byMin_[size_t(first)].push_back(id);
-        if (partHopeless)
+        if (partHopeless) {
             ++byBound_; // it holds a hopeless group: invalid, not costed
-        else
+        } else {
             pending.push_back(id);
+            if (streaming && pending.size() % 8 == 0) sharer->publish(pending.size());
+        }
     };
     // Per thread: the members' list and the classes found, kept apart until the batch is
     // done (results written side by side would share cache lines between the threads).
@@ -238,9 +269,14 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             out.push_back({g, classify(members, thread)});
         }
     };
-    BatchSharer sharer(rules.threads > 1, classifyRange);
+    BatchSharer sharerOn(rules.threads > 1, classifyRange);
+    sharer = &sharerOn;
     auto classifyPending = [&](LayerId u) {
-        sharer.run(pending.size());
+        if (streaming)
+            sharerOn.close(pending.size());
+        else
+            sharerOn.run(pending.size());
+        streaming = false;
         for (PerThread& t : perThread) {
             for (const Found& f : t.found) {
                 cost_[f.g] = f.c.cost;
@@ -413,7 +449,31 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             rec(rec, 0, 0);
             return !overflow;
         };
-        if (!formUpTo(rules.max_size, false) && !cancelled_) {
+        // Classify while forming when the helper is on and the vertex forms enough groups to
+        // share but not so many that reserving room for them all would be wasteful: the
+        // helper reads the bitsets and the pending list while they grow, so they must not move.
+        uint64_t most = 1;
+        for (const auto& list : owned)
+            most =
+                list.size() + 1 > kMaxStreamed / most ? kMaxStreamed + 1 : most * (list.size() + 1);
+        if (sharerOn.shared() && most >= 16 && most <= kMaxStreamed) {
+            const size_t groups = size_.size() + size_t(most);
+            if (bits_.capacity() < groups * 4 * W)
+                bits_.reserve(std::max(groups * 4 * W, 2 * bits_.capacity()));
+            if (pending.capacity() < pending.size() + size_t(most))
+                pending.reserve(std::max(pending.size() + size_t(most), 2 * pending.capacity()));
+            sharerOn.open();
+            sharerOn.publish(pending.size());
+            streaming = true;
+        }
+        const bool fitted = formUpTo(rules.max_size, false);
+        if (streaming && (!fitted || cancelled_)) { // formed again below, or not at all
+            sharerOn.close(pending.size());
+            streaming = false;
+            for (PerThread& t : perThread)
+                t.found.clear();
+        }
+        if (!fitted && !cancelled_) {
             // No combination is larger than u and the largest component of every head.
             int hi = 1;
             for (const auto& list : owned) {

@@ -75,6 +75,8 @@ class OptimusGroupSpace {
                       const std::function<bool()>& cancelled = {});
 
     static constexpr int64_t kMinShare = 32; // groups a vertex may always form
+    // Vertices that may form more groups than this are classified after forming them all.
+    static constexpr uint64_t kMaxStreamed = uint64_t(1) << 16;
 
     size_t size() const { return size_.size(); } // groups formed and classified
     int64_t classifiedByBound() const { return byBound_; }

@@ -227,6 +227,30 @@ layers:
             }
     }
 
+    // Vertices that outgrow their share are formed again under a size limit; with two threads
+    // their groups are classified while they are formed, and what was classified for the
+    // groups formed before the overflow must be dropped.
+    void sameResultOnTwoThreadsWhenBoundsCut() {
+        for (const char* name : {"googlenet", "inceptionv3"})
+            for (int64_t perVertex : {40, 300}) {
+                const Network net = test::bundledNetwork(name);
+                const Hardware hw = test::bundledHardware("hwff-config-2");
+                OptimusFuserOptions one, two;
+                one.threads = 1;
+                two.threads = 2;
+                one.max_groups_per_vertex = two.max_groups_per_vertex = perVertex;
+                const OptimusFuserResult a = optimusFuse(net, hw, one);
+                const OptimusFuserResult b = optimusFuse(net, hw, two);
+                const QString where = QString("%1, %2 per vertex").arg(name).arg(perVertex);
+                QVERIFY2(!a.limited_vertices.empty(), qPrintable(where));
+                QVERIFY2(a.cost == b.cost, qPrintable(where));
+                QVERIFY2(a.groups == b.groups, qPrintable(where));
+                QVERIFY2(a.groups_evaluated == b.groups_evaluated, qPrintable(where));
+                QVERIFY2(a.classified_by_bound == b.classified_by_bound, qPrintable(where));
+                QVERIFY2(a.groups_not_formed == b.groups_not_formed, qPrintable(where));
+            }
+    }
+
     void chainFormsTriangularNumberOfGroups() {
         Hardware hw = test::bundledHardware("hwff-config-1");
         hw.buffer.bytes = int64_t(1) << 30; // every group feasible: none is pruned
