@@ -596,8 +596,10 @@ int64_t OptimusCoster::lowerBound(int64_t limit) {
         return total;
     };
     if (tops.size() > 6) return ops_; // decide()'s bound
-    int64_t best = INT64_MAX;
-    for (uint32_t mask = 0; mask < (1u << tops.size()); ++mask) {
+    // No top forced: the group's own decision, whose terms decide() summed.
+    int64_t best = opsMembers_;
+    if (best <= limit) return best;
+    for (uint32_t mask = 1; mask < (1u << tops.size()); ++mask) {
         best = std::min(best, sumFor(mask));
         if (best <= limit) break; // not hopeless: the exact minimum does not matter
     }
