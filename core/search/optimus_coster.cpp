@@ -78,8 +78,9 @@ OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t cap
     slot_.assign(n, -1);
     outIndex_.assign(n, -1);
     const size_t edges = std::max(inList_.size(), succList_.size()) + 1;
-    for (auto* v : {&prodStart_, &childStart_, &readStart_})
-        v->assign(n + 1, 0);
+    for (auto* v :
+         {&prodBeg_, &prodEnd_, &childBeg_, &childEnd_, &readBeg_, &readEnd_, &firstK_, &firstPos_})
+        v->assign(n, 0);
     for (auto* v : {&prodSlot_, &childSlot_, &readOut_})
         v->assign(edges, 0);
     for (auto* v : {&inside_, &output_, &forced_, &mayForce_, &state_, &matched_})
@@ -99,83 +100,46 @@ void OptimusCoster::setJoinable(const std::vector<char>& vertex) {
         joinable_[v] = v < vertex.size() && vertex[v];
 }
 
-// The group's edges and outside tensors (each once: footnote 3; models/optimus.cpp), its
-// Optimus Eq. 3 terms, and the starting values of the passes that follow.
+// The group's consumer edges, its outputs and the Optimus Eq. 3 terms they give; one pass from
+// the outputs up (a member's consumers come after it).
 void OptimusCoster::begin(const std::vector<LayerId>& members) {
     m_ = &members;
     n_ = members.size();
-    const size_t n = n_;
     // Raw pointers: the flags are chars, which may alias anything, so through the vectors
     // every flag written would reload every array.
     const LayerId* __restrict mem = members.data();
     int32_t* __restrict slot = slot_.data();
-    int32_t* __restrict outIndex = outIndex_.data();
     const int32_t* __restrict succStart = succStart_.data();
     const int32_t* __restrict succList = succList_.data();
-    const int32_t* __restrict inStart = inStart_.data();
-    const int32_t* __restrict inList = inList_.data();
-    const char* __restrict joinable = joinable_.data();
     const int64_t* __restrict elems = elems_.data();
-    int32_t* __restrict childStart = childStart_.data();
+    int32_t* __restrict childBeg = childBeg_.data();
+    int32_t* __restrict childEnd = childEnd_.data();
     int32_t* __restrict childSlot = childSlot_.data();
-    int32_t* __restrict prodStart = prodStart_.data();
-    int32_t* __restrict prodSlot = prodSlot_.data();
-    int32_t* __restrict readStart = readStart_.data();
-    int32_t* __restrict readOut = readOut_.data();
     char* __restrict inside = inside_.data();
     char* __restrict output = output_.data();
-    char* __restrict mayForce = mayForce_.data();
     char* __restrict forced = forced_.data();
     int64_t* __restrict rh = rh_.data();
     int64_t* __restrict rw = rw_.data();
     int64_t* __restrict ah = ah_.data();
     int64_t* __restrict aw = aw_.data();
-    int64_t* __restrict eh = eh_.data();
-    int64_t* __restrict ew = ew_.data();
-    int64_t* __restrict extra = extra_.data();
-    LayerId* __restrict outside = outside_.data(); // sized for the whole network
-    for (size_t k = 0; k < n; ++k)
-        slot[size_t(mem[k])] = int32_t(k);
-    size_t no = 0;
     joinedDone_ = false;
-    int64_t ifmap = 0, ofmap = 0, weights = 0, oh = 1, ow = 1;
-    int32_t np = 0, nc = 0, nr = 0;
-    for (size_t k = 0; k < n; ++k) {
+    int64_t ofmap = 0, weights = 0, oh = 1, ow = 1;
+    int32_t nc = 0;
+    for (size_t k = n_; k-- > 0;) {
         const size_t v = size_t(mem[k]);
+        slot[v] = int32_t(k); // before its producers look it up
         const int32_t s0 = succStart[v], s1 = succStart[v + 1];
         const int32_t before = nc;
+        childBeg[k] = nc;
         for (int32_t e = s0; e < s1; ++e) { // branch-free: the successor is a member or not
             const int32_t q = slot[size_t(succList[size_t(e)])];
             childSlot[size_t(nc)] = q;
             nc += q >= 0;
         }
-        childStart[k + 1] = nc;
+        childEnd[k] = nc;
         const bool in = nc != before, out = (s1 - s0) != nc - before || s0 == s1;
         inside[k] = in;
         output[k] = out;
-        char may = 0;
-        for (int32_t e = inStart[v]; e < inStart[v + 1]; ++e) {
-            const LayerId p = inList[size_t(e)];
-            const int32_t q = slot[size_t(p)];
-            if (q >= 0) {
-                prodSlot[size_t(np++)] = q;
-                continue;
-            }
-            may |= joinable[size_t(p)];
-            int32_t o = outIndex[size_t(p)];
-            if (o < 0) {
-                o = int32_t(no++);
-                outIndex[size_t(p)] = o;
-                outside[o] = p;
-                eh[o] = ew[o] = 1;
-                extra[o] = 0;
-                ifmap += elems[size_t(p)];
-            }
-            readOut[size_t(nr++)] = o;
-        }
-        prodStart[k + 1] = np;
-        readStart[k + 1] = nr;
-        mayForce[k] = may;
         forced[k] = 0;
         rh[k] = rw[k] = ah[k] = aw[k] = 0;
         if (out) {
@@ -185,8 +149,6 @@ void OptimusCoster::begin(const std::vector<LayerId>& members) {
         }
         weights += weights_[v];
     }
-    nOutside_ = no;
-    ifmap_ = ifmap;
     ofmap_ = ofmap;
     weights_sum_ = weights;
     oh_ = oh;
@@ -204,32 +166,51 @@ void OptimusCoster::end() {
 // One pass from the outputs up. R(l, t) of Optimus §5.2 on both axes (R(n, t) = t at the group's
 // outputs, R(l−1, t) = R(l, t)·S + K − S, clipped to the real maps) at the smallest tile
 // t_h × t_w = lo × O_w (rh_, rw_; the line buffer) and at 1 × 1 (ah_, aw_, for Optimus Alg. 2),
-// the largest window any member reads of each outside tensor at the smallest tile (eh_, ew_),
-// Optimus Alg. 2's dp over the group's consumers, and every operator's fmap at min(T_c, C_out).
+// the producer edges and the outside tensors (each once: footnote 3; models/optimus.cpp) with
+// the largest window any member reads of each at the smallest tile (eh_, ew_), Optimus Alg. 2's
+// dp over the group's consumers, and every operator's fmap at min(T_c, C_out).
+//
+// The outside tensors are met from the last reader up; firstK_/firstPos_ keep where the
+// first reader reads each, for joinedBound(), which charges them in the members' order.
 void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
     const LayerId* __restrict m = m_->data();
     const int64_t* __restrict outH = outH_.data();
     const int64_t* __restrict outW = outW_.data();
     const int64_t* __restrict outC = outC_.data();
+    const int64_t* __restrict elems = elems_.data();
     const char* __restrict inside = inside_.data();
     const char* __restrict concat = concat_.data();
-    const int32_t* __restrict prodStart = prodStart_.data();
-    const int32_t* __restrict prodSlot = prodSlot_.data();
-    const int32_t* __restrict readStart = readStart_.data();
-    const int32_t* __restrict readOut = readOut_.data();
-    const int32_t* __restrict childStart = childStart_.data();
+    const char* __restrict joinable = joinable_.data();
+    const int32_t* __restrict inStart = inStart_.data();
+    const int32_t* __restrict inList = inList_.data();
+    const int32_t* __restrict slot = slot_.data();
+    int32_t* __restrict outIndex = outIndex_.data();
+    LayerId* __restrict outside = outside_.data();
+    int32_t* __restrict prodBeg = prodBeg_.data();
+    int32_t* __restrict prodEnd = prodEnd_.data();
+    int32_t* __restrict prodSlot = prodSlot_.data();
+    int32_t* __restrict readBeg = readBeg_.data();
+    int32_t* __restrict readEnd = readEnd_.data();
+    int32_t* __restrict readOut = readOut_.data();
+    int32_t* __restrict firstK = firstK_.data();
+    int32_t* __restrict firstPos = firstPos_.data();
+    const int32_t* __restrict childBeg = childBeg_.data();
+    const int32_t* __restrict childEnd = childEnd_.data();
     const int32_t* __restrict childSlot = childSlot_.data();
+    char* __restrict mayForce = mayForce_.data();
     int64_t* __restrict rhs = rh_.data();
     int64_t* __restrict rws = rw_.data();
     int64_t* __restrict ahs = ah_.data();
     int64_t* __restrict aws = aw_.data();
     int64_t* __restrict eh = eh_.data();
     int64_t* __restrict ew = ew_.data();
+    int64_t* __restrict extra = extra_.data();
     int64_t* __restrict dp1 = dp1_.data();
     int64_t* __restrict dp0 = dp0_.data();
     const bool symmetric = symmetric_, sameH = lo == 1;
     const int64_t Tc = Tc_;
-    int64_t weakest = 0;
+    int64_t weakest = 0, ifmap = 0;
+    int32_t np = 0, nr = 0, no = 0;
     for (size_t k = n_; k-- > 0;) {
         const size_t v = size_t(m[k]);
         const int64_t fullH = outH[v], fullW = outW[v];
@@ -246,31 +227,52 @@ void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
         // height is 1, and with square maps and windows the widths are the heights.
         const int64_t ah = sameH ? rh : std::clamp<int64_t>(ahs[k], 1, fullH);
         const int64_t aw = symmetric ? ah : std::clamp<int64_t>(aws[k], 1, fullW);
-        const int32_t p0 = prodStart[k], p1 = prodStart[k + 1];
-        const int32_t r0 = readStart[k], r1 = readStart[k + 1];
-        if (p0 != p1 || r0 != r1) {
+        prodBeg[k] = np;
+        readBeg[k] = nr;
+        const int32_t i0 = inStart[v], i1 = inStart[v + 1];
+        char may = 0;
+        if (i0 != i1) {
             const int64_t wh = vertexWindow(v, 0, rh), ww = vertexWindow(v, 1, rw);
-            if (p0 != p1) {
-                const int64_t wah = sameH ? wh : vertexWindow(v, 0, ah);
-                const int64_t waw = symmetric ? wah : vertexWindow(v, 1, aw);
-                for (int32_t e = p0; e < p1; ++e) {
-                    const size_t q = size_t(prodSlot[size_t(e)]);
+            const int64_t wah = sameH ? wh : vertexWindow(v, 0, ah);
+            const int64_t waw = symmetric ? wah : vertexWindow(v, 1, aw);
+            for (int32_t e = i0; e < i1; ++e) {
+                const LayerId p = inList[size_t(e)];
+                const int32_t q = slot[size_t(p)];
+                if (q >= 0) {
+                    prodSlot[size_t(np++)] = q;
                     rhs[q] = std::max(rhs[q], wh);
                     rws[q] = std::max(rws[q], ww);
                     if (!sameH) ahs[q] = std::max(ahs[q], wah);
                     if (!symmetric) aws[q] = std::max(aws[q], waw);
+                    continue;
                 }
-            }
-            for (int32_t e = r0; e < r1; ++e) {
-                const size_t o = size_t(readOut[size_t(e)]);
+                may |= joinable[size_t(p)];
+                int32_t o = outIndex[size_t(p)];
+                if (o < 0) {
+                    o = no++;
+                    outIndex[size_t(p)] = o;
+                    outside[o] = p;
+                    eh[o] = ew[o] = 1;
+                    extra[o] = 0;
+                    firstK[o] = -1;
+                    ifmap += elems[size_t(p)];
+                }
+                if (firstK[o] != int32_t(k)) { // the members come last first
+                    firstK[o] = int32_t(k);
+                    firstPos[o] = e - i0;
+                }
+                readOut[size_t(nr++)] = o;
                 eh[o] = std::max(eh[o], wh);
                 ew[o] = std::max(ew[o], ww);
             }
         }
+        prodEnd[k] = np;
+        readEnd[k] = nr;
+        mayForce[k] = may;
         // Optimus Alg. 2 at t_h · t_w = 1 · 1: dp1 = this operator ISOA, dp0 = not.
         const int64_t area = ah * aw, C = outC[v];
         int64_t d1 = Tc * area, d0 = C * area;
-        for (int32_t e = childStart[k]; e < childStart[k + 1]; ++e) {
+        for (int32_t e = childBeg[k]; e < childEnd[k]; ++e) {
             const size_t q = size_t(childSlot[size_t(e)]);
             // Saturating: a child below several parents counts once per path.
             d1 = satAdd(d1, dp0[q]);
@@ -280,6 +282,8 @@ void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
         dp0[k] = d0;
         if (!concat[v]) weakest += std::min(Tc, C) * rh * rw;
     }
+    nOutside_ = size_t(no);
+    ifmap_ = ifmap;
     weakest_ = weakest;
 }
 
@@ -305,11 +309,11 @@ void OptimusCoster::decide() {
         const bool worth = dp1_[k] < dp0_[k];
         const bool phi = !forced_[k] && worth;
         if (phi)
-            for (int32_t e = childStart_[k]; e < childStart_[k + 1]; ++e)
+            for (int32_t e = childBeg_[k]; e < childEnd_[k]; ++e)
                 forced_[size_t(childSlot_[size_t(e)])] = 1;
         tc_[k] = phi ? tcMin : C;
         bool forcedOff = false, maybe = mayForce_[k];
-        for (int32_t e = prodStart_[k]; e < prodStart_[k + 1]; ++e) {
+        for (int32_t e = prodBeg_[k]; e < prodEnd_[k]; ++e) {
             const char p = state_[size_t(prodSlot_[size_t(e)])];
             forcedOff = forcedOff || p == kIsoa;
             maybe = maybe || p == kMaybe;
@@ -322,7 +326,7 @@ void OptimusCoster::decide() {
         members += tc_[k] * area;
         ops += (st == kNotIsoa ? C : tcMin) * area;
         if (st != kMaybe) continue;
-        for (int32_t e = prodStart_[k]; e < prodStart_[k + 1] && !matched_[k]; ++e) {
+        for (int32_t e = prodBeg_[k]; e < prodEnd_[k] && !matched_[k]; ++e) {
             const size_t p = size_t(prodSlot_[size_t(e)]);
             if (state_[p] != kMaybe || concat_[size_t(m[p])] || matched_[p]) continue;
             ops += std::min(extra(p), extra(k));
@@ -344,11 +348,11 @@ void OptimusCoster::extents(int axis, int64_t t, int64_t* r, int64_t* e) const {
         if (!inside_[k]) r[k] = std::max(r[k], std::min(t, full));
         r[k] = std::clamp<int64_t>(r[k], 1, full);
         const int64_t need = vertexWindow(v, axis, r[k]);
-        for (int32_t j = prodStart_[k]; j < prodStart_[k + 1]; ++j) {
+        for (int32_t j = prodBeg_[k]; j < prodEnd_[k]; ++j) {
             int64_t& rq = r[size_t(prodSlot_[size_t(j)])];
             rq = std::max(rq, need);
         }
-        for (int32_t j = readStart_[k]; j < readStart_[k + 1]; ++j) {
+        for (int32_t j = readBeg_[k]; j < readEnd_[k]; ++j) {
             int64_t& eo = e[size_t(readOut_[size_t(j)])];
             eo = std::max(eo, need);
         }
@@ -375,8 +379,8 @@ bool OptimusCoster::fmapFits(int64_t th, int64_t limit) {
         r = std::clamp<int64_t>(r, 1, full);
         if (!concat_[v]) total += tc_[k] * r * rw_[k];
         if (total > limit) return false;
-        const int32_t p0 = prodStart_[k], p1 = prodStart_[k + 1];
-        const int32_t r0 = readStart_[k], r1 = readStart_[k + 1];
+        const int32_t p0 = prodBeg_[k], p1 = prodEnd_[k];
+        const int32_t r0 = readBeg_[k], r1 = readEnd_[k];
         if (p0 == p1 && r0 == r1) continue;
         const int64_t need = vertexWindow(v, 0, r);
         for (int32_t e = p0; e < p1; ++e) {
@@ -395,9 +399,10 @@ bool OptimusCoster::fmapFits(int64_t th, int64_t limit) {
 
 OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
     begin(members);
-    const int64_t oh = oh_, ow = ow_, weights = weights_sum_, ifmap = ifmap_, ofmap = ofmap_;
+    const int64_t oh = oh_, ow = ow_, weights = weights_sum_, ofmap = ofmap_;
     const int64_t lo = std::min(Th_, oh);
     smallestTile(lo, ow);
+    const int64_t ifmap = ifmap_;
     Cost c;
     c.memory_cost = satAdd(ifmap + ofmap, satMul(ceilDiv(oh, lo), weights)); // infeasible: t_h = lo
     // Before the ISOA decision: every operator at min(T_c, C_out) and the outside inputs
@@ -474,7 +479,17 @@ int64_t OptimusCoster::joinedBound(size_t o) {
     if (!joinedDone_) {
         joinedDone_ = true;
         ++stamp_;
-        for (size_t j = 0; j < nOutside_; ++j) {
+        // In the members' order, as their readers first read them (see smallestTile()).
+        order_.resize(nOutside_);
+        for (size_t j = 0; j < nOutside_; ++j)
+            order_[j] = int32_t(j);
+        std::sort(order_.begin(), order_.end(), [&](int32_t a, int32_t b) {
+            return firstK_[size_t(a)] != firstK_[size_t(b)]
+                       ? firstK_[size_t(a)] < firstK_[size_t(b)]
+                       : firstPos_[size_t(a)] < firstPos_[size_t(b)];
+        });
+        for (const int32_t jj : order_) {
+            const size_t j = size_t(jj);
             const size_t p = size_t(outside_[j]);
             const int64_t area = eh_[j] * ew_[j];
             joined_[j] = !joinable_[p] ? -1
@@ -501,7 +516,7 @@ int64_t OptimusCoster::outsideBound(bool withStates) {
     if (withStates) {
         const auto& m = *m_;
         for (size_t k = 0; k < n_; ++k) {
-            const int32_t r0 = readStart_[k], r1 = readStart_[k + 1];
+            const int32_t r0 = readBeg_[k], r1 = readEnd_[k];
             const size_t v = size_t(m[k]);
             if (r0 == r1 || state_[k] == kNotIsoa || concat_[v] || matched_[k]) continue;
             const int64_t share =
@@ -589,7 +604,7 @@ int64_t OptimusCoster::lowerBound(int64_t limit) {
             const size_t v = size_t(m[k]);
             const bool isoa = !forced_[k] && dp1_[k] < dp0_[k];
             if (isoa)
-                for (int32_t e = childStart_[k]; e < childStart_[k + 1]; ++e)
+                for (int32_t e = childBeg_[k]; e < childEnd_[k]; ++e)
                     forced_[size_t(childSlot_[size_t(e)])] = 1;
             if (!concat_[v]) total += (isoa ? std::min(Tc_, outC_[v]) : outC_[v]) * rh_[k] * rw_[k];
         }

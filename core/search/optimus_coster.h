@@ -79,7 +79,10 @@ class OptimusCoster {
     std::vector<int32_t> outIndex_; // by LayerId: index into outside_, -1 otherwise
     // By member: in-group producers and consumers, and the outside tensors it reads (as
     // indices into outside_), as ranges into the edge arrays.
-    std::vector<int32_t> prodStart_, prodSlot_, childStart_, childSlot_, readStart_, readOut_;
+    std::vector<int32_t> prodBeg_, prodEnd_, prodSlot_, childBeg_, childEnd_, childSlot_, readBeg_,
+        readEnd_, readOut_;
+    std::vector<int32_t> firstK_, firstPos_; // by outside tensor: its first reader and edge
+    std::vector<int32_t> order_;             // outside tensors in their first readers' order
     std::vector<char> inside_, output_, forced_;
     std::vector<char> mayForce_; // a producer outside the group may join it
     bool symmetric_ = false;     // every layer: equal heights and widths, equal windows
