@@ -166,9 +166,12 @@ class BatchSharer {
     uint64_t posted_ = 0;                  // guarded by m_
     bool quit_ = false, sleeping_ = false; // guarded by m_
     uint64_t batch_ = 0;                   // the caller's
-    std::atomic<uint64_t> ticket_{0};      // batch << 32 | next item
-    std::atomic<size_t> published_{0}, finished_{0};
-    std::atomic<uint64_t> closed_{0};     // the last batch closed
+    // Each on its own cache line: the caller writes published_ while it forms items and the
+    // threads claim through ticket_.
+    alignas(64) std::atomic<uint64_t> ticket_{0}; // batch << 32 | next item
+    alignas(64) std::atomic<size_t> published_{0};
+    alignas(64) std::atomic<size_t> finished_{0};
+    alignas(64) std::atomic<uint64_t> closed_{0}; // the last batch closed
     std::atomic<uint64_t> postedFast_{0}; // posted_, read without the lock
     std::atomic<bool> quitFast_{false};   // quit_, read without the lock
     static constexpr int kSpinUs = 200;
