@@ -83,7 +83,7 @@ OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t cap
         v->assign(n, 0);
     for (auto* v : {&prodSlot_, &childSlot_, &readOut_})
         v->assign(edges, 0);
-    for (auto* v : {&inside_, &output_, &forced_, &mayForce_, &state_, &matched_})
+    for (auto* v : {&inside_, &output_, &forced_, &mayForce_, &state_, &matched_, &neverIsoa_})
         v->assign(n, 0);
     for (auto* v :
          {&rh_, &rw_, &ah_, &aw_, &dp1_, &dp0_, &tc_, &th_, &eh_, &ew_, &teh_, &joined_, &extra_})
@@ -475,6 +475,12 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
 // tensors whose producer can never join: -1), at the smallest tile's windows. A producer
 // that joins brings its own inputs along (outside, or joined themselves): each input tensor
 // is charged once, to the first tensor whose producer reads it. Found once per group.
+//
+// A producer that can never be ISOA holds all its channels when it joins, as much as the
+// tensor outside (-1 too). Optimus Alg. 2 makes a producer ISOA only when
+// (C − T_c)·area > Σ over its consumers of (dp0 − min(dp1, dp0)) at 1 × 1: its consumers in
+// this group keep their dp in every group the DP grows from it (nothing below them changes),
+// other consumers only add to the sum, and its area is at most its whole map.
 int64_t OptimusCoster::joinedBound(size_t o) {
     if (!joinedDone_) {
         joinedDone_ = true;
@@ -488,11 +494,25 @@ int64_t OptimusCoster::joinedBound(size_t o) {
                        ? firstK_[size_t(a)] < firstK_[size_t(b)]
                        : firstPos_[size_t(a)] < firstPos_[size_t(b)];
         });
+        // What the group's readers of each tensor give up at 1 × 1 when it is ISOA.
+        int64_t* owed = teh_.data(); // free outside the t_h search
+        std::fill(owed, owed + nOutside_, 0);
+        for (size_t k = 0; k < n_; ++k)
+            for (int32_t e = readBeg_[k]; e < readEnd_[k]; ++e) {
+                const size_t j = size_t(readOut_[size_t(e)]);
+                bool again = false; // a member reading a tensor twice counts once
+                for (int32_t f = readBeg_[k]; f < e && !again; ++f)
+                    again = readOut_[size_t(f)] == int32_t(j);
+                if (!again) owed[j] = satAdd(owed[j], dp0_[k] - std::min(dp1_[k], dp0_[k]));
+            }
         for (const int32_t jj : order_) {
             const size_t j = size_t(jj);
             const size_t p = size_t(outside_[j]);
             const int64_t area = eh_[j] * ew_[j];
-            joined_[j] = !joinable_[p] ? -1
+            const bool neverIsoa =
+                owed[j] >= satMul(outC_[p] - std::min(Tc_, outC_[p]), satMul(outH_[p], outW_[p]));
+            neverIsoa_[j] = neverIsoa;
+            joined_[j] = !joinable_[p] || (neverIsoa && !concat_[p]) ? -1
                          : concat_[p]
                              ? concatBound(p, eh_[j], ew_[j], 0)
                              : std::min(Tc_, outC_[p]) * area + inputsBound(p, eh_[j], ew_[j], 0);
@@ -593,8 +613,17 @@ int64_t OptimusCoster::lowerBound(int64_t limit) {
     const size_t n = n_;
     std::vector<size_t>& tops = tops_;
     tops.clear();
-    for (size_t k = 0; k < n; ++k)
-        if (dp1_[k] < dp0_[k] && mayForce_[k]) tops.push_back(k); // forcing matters
+    // Forcing matters for members Optimus Alg. 2 would make ISOA that read a tensor whose
+    // producer may join and be ISOA (joinedBound() ran first).
+    for (size_t k = 0; k < n; ++k) {
+        if (!(dp1_[k] < dp0_[k]) || !mayForce_[k]) continue;
+        bool may = false;
+        for (int32_t e = readBeg_[k]; e < readEnd_[k] && !may; ++e) {
+            const size_t o = size_t(readOut_[size_t(e)]);
+            may = joinable_[size_t(outside_[o])] && !neverIsoa_[o];
+        }
+        if (may) tops.push_back(k);
+    }
     auto sumFor = [&](uint32_t mask) {
         std::fill(forced_.begin(), forced_.begin() + ptrdiff_t(n), 0);
         for (size_t b = 0; b < tops.size(); ++b)

@@ -98,6 +98,7 @@ class OptimusCoster {
     std::vector<size_t> tops_;
     enum : char { kNotIsoa, kIsoa, kMaybe };
     std::vector<char> state_, matched_;
+    std::vector<char> neverIsoa_; // by outside tensor: its producer is never ISOA (joinedBound())
     int64_t ifmap_ = 0, ofmap_ = 0, weights_sum_ = 0, oh_ = 1, ow_ = 1; // found by begin()
     bool joinedDone_ = false;
     int64_t ops_ = 0;               // operatorBound at the smallest tile, found by decide()
