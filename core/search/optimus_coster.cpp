@@ -85,8 +85,8 @@ OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t cap
         v->assign(edges, 0);
     for (auto* v : {&inside_, &output_, &forced_, &mayForce_, &state_, &matched_, &neverIsoa_})
         v->assign(n, 0);
-    for (auto* v :
-         {&rh_, &rw_, &ah_, &aw_, &dp1_, &dp0_, &tc_, &th_, &eh_, &ew_, &teh_, &joined_, &extra_})
+    for (auto* v : {&rh_, &rw_, &ah_, &aw_, &dp1_, &dp0_, &tc_, &th_, &eh_, &ew_, &eah_, &eaw_,
+                    &teh_, &joined_, &extra_})
         v->assign(n, 0);
     outside_.assign(n, kNoLayer);
     charged_.assign(n, 0);
@@ -204,6 +204,8 @@ void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
     int64_t* __restrict aws = aw_.data();
     int64_t* __restrict eh = eh_.data();
     int64_t* __restrict ew = ew_.data();
+    int64_t* __restrict eah = eah_.data();
+    int64_t* __restrict eaw = eaw_.data();
     int64_t* __restrict extra = extra_.data();
     int64_t* __restrict dp1 = dp1_.data();
     int64_t* __restrict dp0 = dp0_.data();
@@ -252,7 +254,7 @@ void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
                     o = no++;
                     outIndex[size_t(p)] = o;
                     outside[o] = p;
-                    eh[o] = ew[o] = 1;
+                    eh[o] = ew[o] = eah[o] = eaw[o] = 1;
                     extra[o] = 0;
                     firstK[o] = -1;
                     ifmap += elems[size_t(p)];
@@ -264,6 +266,8 @@ void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
                 readOut[size_t(nr++)] = o;
                 eh[o] = std::max(eh[o], wh);
                 ew[o] = std::max(ew[o], ww);
+                eah[o] = std::max(eah[o], wah);
+                eaw[o] = std::max(eaw[o], waw);
             }
         }
         prodEnd[k] = np;
@@ -509,8 +513,26 @@ int64_t OptimusCoster::joinedBound(size_t o) {
             const size_t j = size_t(jj);
             const size_t p = size_t(outside_[j]);
             const int64_t area = eh_[j] * ew_[j];
-            const bool neverIsoa =
-                owed[j] >= satMul(outC_[p] - std::min(Tc_, outC_[p]), satMul(outH_[p], outW_[p]));
+            // A producer whose consumers are all members has exactly them as consumers in every
+            // group grown from this one: its dp at 1 × 1 is known, Optimus Alg. 2 decides.
+            bool allIn = true;
+            for (int32_t e = succStart_[p]; e < succStart_[p + 1] && allIn; ++e)
+                allIn = slot_[size_t(succList_[size_t(e)])] >= 0;
+            bool neverIsoa = false;
+            if (allIn) {
+                const int64_t a = std::clamp<int64_t>(eah_[j], 1, outH_[p]) *
+                                  std::clamp<int64_t>(eaw_[j], 1, outW_[p]);
+                int64_t d1 = Tc_ * a, d0 = outC_[p] * a;
+                for (int32_t e = succStart_[p]; e < succStart_[p + 1]; ++e) {
+                    const size_t c = size_t(slot_[size_t(succList_[size_t(e)])]);
+                    d1 = satAdd(d1, dp0_[c]);
+                    d0 = satAdd(d0, std::min(dp1_[c], dp0_[c]));
+                }
+                neverIsoa = !(d1 < d0);
+            } else {
+                neverIsoa = owed[j] >=
+                            satMul(outC_[p] - std::min(Tc_, outC_[p]), satMul(outH_[p], outW_[p]));
+            }
             neverIsoa_[j] = neverIsoa;
             joined_[j] = !joinable_[p] || (neverIsoa && !concat_[p]) ? -1
                          : concat_[p]

@@ -95,6 +95,7 @@ class OptimusCoster {
     std::vector<LayerId> outside_; // [0, nOutside_)
     size_t nOutside_ = 0;
     std::vector<int64_t> eh_, ew_, teh_, joined_, extra_;
+    std::vector<int64_t> eah_, eaw_; // by outside tensor: the windows read at 1 × 1
     std::vector<size_t> tops_;
     enum : char { kNotIsoa, kIsoa, kMaybe };
     std::vector<char> state_, matched_;
