@@ -122,7 +122,7 @@ void OptimusCoster::begin(const std::vector<LayerId>& members) {
     int64_t* __restrict rw = rw_.data();
     int64_t* __restrict ah = ah_.data();
     int64_t* __restrict aw = aw_.data();
-    joinedDone_ = false;
+    joinedDone_ = isoaDone_ = false;
     int64_t ofmap = 0, weights = 0, oh = 1, ow = 1;
     int32_t nc = 0;
     for (size_t k = n_; k-- > 0;) {
@@ -475,16 +475,55 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
     return c;
 }
 
+// Which outside tensors' producers Optimus Alg. 2 can never make ISOA in a group grown from
+// this one (neverIsoa_). A producer whose consumers are all members has exactly them as
+// consumers in every such group, with the same dp at 1 × 1 and extents (nothing below them
+// changes), so its own dp is known now. Another one is ISOA only when
+// (C − T_c)·area > Σ over its consumers of (dp0 − min(dp1, dp0)): its consumers in this group
+// give that sum a floor, others only add to it, and its area is at most its whole map.
+// Found once per group.
+void OptimusCoster::producersIsoa() {
+    if (isoaDone_) return;
+    isoaDone_ = true;
+    int64_t* owed = teh_.data(); // free outside the t_h search
+    std::fill(owed, owed + nOutside_, 0);
+    for (size_t k = 0; k < n_; ++k)
+        for (int32_t e = readBeg_[k]; e < readEnd_[k]; ++e) {
+            const size_t j = size_t(readOut_[size_t(e)]);
+            bool again = false; // a member reading a tensor twice counts once
+            for (int32_t f = readBeg_[k]; f < e && !again; ++f)
+                again = readOut_[size_t(f)] == int32_t(j);
+            if (!again) owed[j] = satAdd(owed[j], dp0_[k] - std::min(dp1_[k], dp0_[k]));
+        }
+    for (size_t j = 0; j < nOutside_; ++j) {
+        const size_t p = size_t(outside_[j]);
+        bool allIn = true;
+        for (int32_t e = succStart_[p]; e < succStart_[p + 1] && allIn; ++e)
+            allIn = slot_[size_t(succList_[size_t(e)])] >= 0;
+        if (allIn) {
+            const int64_t a = std::clamp<int64_t>(eah_[j], 1, outH_[p]) *
+                              std::clamp<int64_t>(eaw_[j], 1, outW_[p]);
+            int64_t d1 = Tc_ * a, d0 = outC_[p] * a;
+            for (int32_t e = succStart_[p]; e < succStart_[p + 1]; ++e) {
+                const size_t c = size_t(slot_[size_t(succList_[size_t(e)])]);
+                d1 = satAdd(d1, dp0_[c]);
+                d0 = satAdd(d0, std::min(dp1_[c], dp0_[c]));
+            }
+            neverIsoa_[j] = !(d1 < d0);
+        } else {
+            neverIsoa_[j] =
+                owed[j] >= satMul(outC_[p] - std::min(Tc_, outC_[p]), satMul(outH_[p], outW_[p]));
+        }
+    }
+}
+
 // What each outside tensor holds at least when its producer joins a larger group (outside
 // tensors whose producer can never join: -1), at the smallest tile's windows. A producer
 // that joins brings its own inputs along (outside, or joined themselves): each input tensor
 // is charged once, to the first tensor whose producer reads it. Found once per group.
 //
-// A producer that can never be ISOA holds all its channels when it joins, as much as the
-// tensor outside (-1 too). Optimus Alg. 2 makes a producer ISOA only when
-// (C − T_c)·area > Σ over its consumers of (dp0 − min(dp1, dp0)) at 1 × 1: its consumers in
-// this group keep their dp in every group the DP grows from it (nothing below them changes),
-// other consumers only add to the sum, and its area is at most its whole map.
+// A producer that can never be ISOA (producersIsoa()) holds all its channels when it joins,
+// as much as the tensor outside (-1 too).
 int64_t OptimusCoster::joinedBound(size_t o) {
     if (!joinedDone_) {
         joinedDone_ = true;
@@ -498,43 +537,12 @@ int64_t OptimusCoster::joinedBound(size_t o) {
                        ? firstK_[size_t(a)] < firstK_[size_t(b)]
                        : firstPos_[size_t(a)] < firstPos_[size_t(b)];
         });
-        // What the group's readers of each tensor give up at 1 × 1 when it is ISOA.
-        int64_t* owed = teh_.data(); // free outside the t_h search
-        std::fill(owed, owed + nOutside_, 0);
-        for (size_t k = 0; k < n_; ++k)
-            for (int32_t e = readBeg_[k]; e < readEnd_[k]; ++e) {
-                const size_t j = size_t(readOut_[size_t(e)]);
-                bool again = false; // a member reading a tensor twice counts once
-                for (int32_t f = readBeg_[k]; f < e && !again; ++f)
-                    again = readOut_[size_t(f)] == int32_t(j);
-                if (!again) owed[j] = satAdd(owed[j], dp0_[k] - std::min(dp1_[k], dp0_[k]));
-            }
+        producersIsoa();
         for (const int32_t jj : order_) {
             const size_t j = size_t(jj);
             const size_t p = size_t(outside_[j]);
             const int64_t area = eh_[j] * ew_[j];
-            // A producer whose consumers are all members has exactly them as consumers in every
-            // group grown from this one: its dp at 1 × 1 is known, Optimus Alg. 2 decides.
-            bool allIn = true;
-            for (int32_t e = succStart_[p]; e < succStart_[p + 1] && allIn; ++e)
-                allIn = slot_[size_t(succList_[size_t(e)])] >= 0;
-            bool neverIsoa = false;
-            if (allIn) {
-                const int64_t a = std::clamp<int64_t>(eah_[j], 1, outH_[p]) *
-                                  std::clamp<int64_t>(eaw_[j], 1, outW_[p]);
-                int64_t d1 = Tc_ * a, d0 = outC_[p] * a;
-                for (int32_t e = succStart_[p]; e < succStart_[p + 1]; ++e) {
-                    const size_t c = size_t(slot_[size_t(succList_[size_t(e)])]);
-                    d1 = satAdd(d1, dp0_[c]);
-                    d0 = satAdd(d0, std::min(dp1_[c], dp0_[c]));
-                }
-                neverIsoa = !(d1 < d0);
-            } else {
-                neverIsoa = owed[j] >=
-                            satMul(outC_[p] - std::min(Tc_, outC_[p]), satMul(outH_[p], outW_[p]));
-            }
-            neverIsoa_[j] = neverIsoa;
-            joined_[j] = !joinable_[p] || (neverIsoa && !concat_[p]) ? -1
+            joined_[j] = !joinable_[p] || (neverIsoa_[j] && !concat_[p]) ? -1
                          : concat_[p]
                              ? concatBound(p, eh_[j], ew_[j], 0)
                              : std::min(Tc_, outC_[p]) * area + inputsBound(p, eh_[j], ew_[j], 0);
@@ -636,7 +644,8 @@ int64_t OptimusCoster::lowerBound(int64_t limit) {
     std::vector<size_t>& tops = tops_;
     tops.clear();
     // Forcing matters for members Optimus Alg. 2 would make ISOA that read a tensor whose
-    // producer may join and be ISOA (joinedBound() ran first).
+    // producer may join and be ISOA.
+    producersIsoa();
     for (size_t k = 0; k < n; ++k) {
         if (!(dp1_[k] < dp0_[k]) || !mayForce_[k]) continue;
         bool may = false;
