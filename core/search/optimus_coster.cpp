@@ -401,7 +401,7 @@ bool OptimusCoster::fmapFits(int64_t th, int64_t limit) {
     return total <= limit;
 }
 
-OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
+OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members, int64_t ceiling) {
     begin(members);
     const int64_t oh = oh_, ow = ow_, weights = weights_sum_, ofmap = ofmap_;
     const int64_t lo = std::min(Th_, oh);
@@ -456,6 +456,21 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members) {
         // not to does not, without a probe.
         int64_t a = 1, b = ceilDiv(oh, lo);
         int64_t fits = lo, fails = INT64_MAX;
+        // Above the ceiling from kMax + 1 sub-groups on: if even kMax does not fit, the
+        // cost is above it and (kMax + 1) sub-groups bound it.
+        const int64_t base = ifmap + ofmap;
+        const int64_t kMax =
+            ceiling >= base ? (ceiling - base) / std::max<int64_t>(weights, 1) : -1;
+        if (kMax < b) {
+            const int64_t t = kMax >= 1 ? std::max(lo, ceilDiv(oh, kMax)) : 0;
+            if (kMax < 1 || !fmapFits(t, capElems)) {
+                c.memory_cost = satAdd(base, satMul(std::max<int64_t>(kMax, 0) + 1, weights));
+                end();
+                return c;
+            }
+            b = kMax; // it fits
+            fits = t;
+        }
         while (a < b) {
             const int64_t mid = a + (b - a) / 2;
             const int64_t t = std::max(lo, ceilDiv(oh, mid));

@@ -41,8 +41,10 @@ class OptimusCoster {
         // group holding this one has an Optimus Eq. 4 solution.
         bool hopeless = false;
     };
-    // `members` sorted ascending.
-    Cost cost(const std::vector<LayerId>& members);
+    // `members` sorted ascending. A group whose cost exceeds `ceiling` may get, instead of
+    // its exact cost, any cost above the ceiling (the t_h search stops once the number of
+    // sub-groups shows it): the DP needs the exact cost only of groups that may be cheapest.
+    Cost cost(const std::vector<LayerId>& members, int64_t ceiling = INT64_MAX);
     // The layers that may join a group (the DP's vertices); the others stay outside, so
     // their tensors keep all their channels in the bounds. Default: every layer but inputs.
     void setJoinable(const std::vector<char>& vertex);

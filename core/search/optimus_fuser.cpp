@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <optional>
 
@@ -391,7 +392,8 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     std::optional<OptimusCoster> coster2; // the helper thread's, a copy (see below)
     Hardware evalHw = hw;
     evalHw.buffer.bytes = capBits / 8;
-    auto classify = [&](const std::vector<LayerId>& members, int thread) -> OptimusGroupClass {
+    auto classify = [&](const std::vector<LayerId>& members, int thread,
+                        double split) -> OptimusGroupClass {
         OptimusGroupClass c;
         if (!hasCompute(net, members)) {
             if (members.size() == 1) c.cost = 0; // a lone concat: nothing to do
@@ -401,7 +403,11 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
             // Optimus Eq. 4 decides feasibility (an Optimus group that has no Optimus Eq. 4
             // solution does not fit: its fmaps at the smallest tile exceed the buffer) and the
             // bound.
-            const OptimusCoster::Cost oc = (thread == 0 ? coster : *coster2).cost(members);
+            // Optimus Eq. 3 costs are integers: above floor(split) is above the split.
+            const int64_t ceiling = opt.cost == FuserCost::optimus && split < 0x1p62
+                                        ? int64_t(std::floor(split))
+                                        : INT64_MAX;
+            const OptimusCoster::Cost oc = (thread == 0 ? coster : *coster2).cost(members, ceiling);
             c.hopeless = oc.hopeless;
             c.lower_bound_bits = oc.lower_bound_bits;
             if (!oc.feasible && members.size() > 1) return c;
@@ -559,7 +565,8 @@ OptimusLookupTable buildOptimusLookupTable(const Network& net, const Hardware& h
     OptimusCoster coster(net, hw, INT64_MAX);
     OptimusLookupTable t;
     std::vector<char> in(size_t(net.size()), 0);
-    auto classify = [&](const std::vector<LayerId>& members, int) { // Optimus Alg. 3 lines 2-6
+    auto classify = [&](const std::vector<LayerId>& members, int,
+                        double) { // Optimus Alg. 3 lines 2-6
         OptimusGroupClass c;
         if (!hasCompute(net, members)) return c;
         for (LayerId v : members)

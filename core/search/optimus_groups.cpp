@@ -172,8 +172,8 @@ class BatchSharer {
     alignas(64) std::atomic<size_t> published_{0};
     alignas(64) std::atomic<size_t> finished_{0};
     alignas(64) std::atomic<uint64_t> closed_{0}; // the last batch closed
-    std::atomic<uint64_t> postedFast_{0}; // posted_, read without the lock
-    std::atomic<bool> quitFast_{false};   // quit_, read without the lock
+    std::atomic<uint64_t> postedFast_{0};         // posted_, read without the lock
+    std::atomic<bool> quitFast_{false};           // quit_, read without the lock
     static constexpr int kSpinUs = 200;
 };
 
@@ -222,8 +222,25 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         return size_t(v) < rules.vertex.size() && rules.vertex[size_t(v)];
     };
 
-    // Groups are formed per vertex and classified together, on the helper thread too.
-    std::vector<uint32_t> pending;
+    // Groups are formed per vertex and classified together, on the helper thread too; the
+    // vertex alone first, on this thread, since the other groups' splits need its cost.
+    struct Pending {
+        uint32_t g;
+        double split;
+    };
+    std::vector<Pending> pending;
+    double alone = 0; // the cost of the current vertex alone
+    // Per thread: the members' list and the classes found, kept apart until the batch is
+    // done (results written side by side would share cache lines between the threads).
+    struct Found {
+        uint32_t g;
+        OptimusGroupClass c;
+    };
+    struct alignas(64) PerThread {
+        std::vector<LayerId> members;
+        std::vector<Found> found;
+    };
+    PerThread perThread[2];
     // With the helper, a vertex's groups are classified while they are formed (streaming):
     // addGroup publishes them as it goes.
     bool streaming = false;
@@ -247,29 +264,26 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         byMin_[size_t(first)].push_back(id);
         if (partHopeless) {
             ++byBound_; // it holds a hopeless group: invalid, not costed
+        } else if (size == 1) {
+            std::vector<LayerId>& members = perThread[0].members;
+            bitsToIds(m, W, members);
+            const OptimusGroupClass c =
+                classify(members, 0, std::numeric_limits<double>::infinity());
+            cost_[id] = alone = c.cost;
+            hopeless_[id] = c.hopeless;
+            lowerBound_[id] = c.lower_bound_bits;
         } else {
-            pending.push_back(id);
+            pending.push_back({id, alone + parts});
             if (streaming && pending.size() % 8 == 0) sharer->publish(pending.size());
         }
     };
-    // Per thread: the members' list and the classes found, kept apart until the batch is
-    // done (results written side by side would share cache lines between the threads).
-    struct Found {
-        uint32_t g;
-        OptimusGroupClass c;
-    };
-    struct alignas(64) PerThread {
-        std::vector<LayerId> members;
-        std::vector<Found> found;
-    };
-    PerThread perThread[2];
     auto classifyRange = [&](size_t from, size_t to, int thread) {
         std::vector<LayerId>& members = perThread[thread > 0].members;
         std::vector<Found>& out = perThread[thread > 0].found;
         for (size_t k = from; k < to; ++k) {
-            const uint32_t g = pending[k];
-            bitsToIds(bits(g), W, members);
-            out.push_back({g, classify(members, thread)});
+            const Pending p = pending[k];
+            bitsToIds(bits(p.g), W, members);
+            out.push_back({p.g, classify(members, thread, p.split)});
         }
     };
     BatchSharer sharerOn(rules.threads > 1, classifyRange);
@@ -288,7 +302,6 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             }
             t.found.clear();
         }
-        const double alone = cost_[byMin_[size_t(u)].front()]; // {u} is formed first
         for (uint32_t g : byMin_[size_t(u)]) {
             if (cost_[g] < std::numeric_limits<double>::infinity()) valid_[size_t(u)].push_back(g);
             split_.push_back(size_[g] == 1 ? std::numeric_limits<double>::infinity()

@@ -66,10 +66,13 @@ struct OptimusVertexLimit {
 
 class OptimusGroupSpace {
   public:
-    // Called with the members and the index of the calling thread (< rules.threads); calls
-    // on different threads run at the same time.
-    using Classify =
-        std::function<OptimusGroupClass(const std::vector<LayerId>& members, int thread)>;
+    // Called with the members, the index of the calling thread (< rules.threads) and the
+    // group's split() (infinite for a single vertex); calls on different threads run at the
+    // same time. A group that costs more than its split is never the cheapest way to cover
+    // its vertices, so for such a group the class may give any cost above the split instead
+    // of the exact one.
+    using Classify = std::function<OptimusGroupClass(const std::vector<LayerId>& members,
+                                                     int thread, double split)>;
     // `cancelled` is polled between vertices; a cancelled space is incomplete.
     OptimusGroupSpace(const Network& net, const OptimusGroupRules& rules, const Classify& classify,
                       const std::function<bool()>& cancelled = {});
@@ -86,6 +89,8 @@ class OptimusGroupSpace {
     int64_t largestVertexShare() const { return largestShare_; }
     std::vector<LayerId> members(size_t g) const;
     int size(size_t g) const { return size_[g]; }
+    // The cost of g; for a group that costs more than split(g), perhaps only some cost above
+    // its split (see Classify).
     double cost(size_t g) const { return cost_[g]; }
     // The cost of one partition of g that is not g itself: its first vertex alone and each of
     // the components it was formed from split as cheaply as found (infinite for a single

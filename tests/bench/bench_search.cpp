@@ -125,7 +125,7 @@ void BM_OptimusCoster(benchmark::State& st) {
     std::vector<std::vector<LayerId>> groups;
     OptimusCoster collect(net, hw, capBits);
     collect.setJoinable(rules.vertex);
-    const OptimusGroupSpace space(net, rules, [&](const std::vector<LayerId>& m, int) {
+    const OptimusGroupSpace space(net, rules, [&](const std::vector<LayerId>& m, int, double) {
         groups.push_back(m);
         const OptimusCoster::Cost c = collect.cost(m);
         OptimusGroupClass k;

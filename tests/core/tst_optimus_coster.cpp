@@ -5,7 +5,8 @@
 // strides, pools, adds, concats and non-square maps:
 //  - Optimus Eq. 3 cost, Optimus Eq. 4 feasibility, weight residency, the Optimus Alg. 3 fmap
 //    at fixed tiles and, for groups that are not hopeless, the lower bound are the same (a
-//    hopeless group is never combined, so its bound is not used);
+//    hopeless group is never combined, so its bound is not used); under a ceiling the cost
+//    is the same when it is within it, else above the ceiling and no more than the cost;
 //  - every group called hopeless (no group the DP forms from it has an Optimus Eq. 4
 //    solution) has no feasible group among all the groups that hold it and none of the
 //    consumers it feeds outside — the claim the DP prunes by, checked directly. The coster
@@ -32,9 +33,10 @@ namespace {
 
 struct Compared {
     int64_t groups = 0, differing = 0, feasible = 0, hopeless = 0, streamed = 0;
-    int64_t tighter = 0; // hopeless now, not before
-    int64_t unsound = 0; // hopeless, yet a group holding it is feasible
-    std::string first;   // the first difference, for the message
+    int64_t aboveCeiling = 0; // costs asked for under a ceiling they exceed
+    int64_t tighter = 0;      // hopeless now, not before
+    int64_t unsound = 0;      // hopeless, yet a group holding it is feasible
+    std::string first;        // the first difference, for the message
 };
 
 std::string describe(const std::vector<LayerId>& m, const OptimusCoster::Cost& a,
@@ -71,7 +73,7 @@ Compared compare(const Network& net, const Hardware& hw, int64_t capBits, int ma
             b[size_t(v) / 64] |= uint64_t(1) << (v % 64);
         return b;
     };
-    const OptimusGroupSpace space(net, rules, [&](const std::vector<LayerId>& m, int) {
+    const OptimusGroupSpace space(net, rules, [&](const std::vector<LayerId>& m, int, double) {
         const OptimusCoster::Cost a = now.cost(m), b = before.cost(m);
         ++r.groups;
         r.feasible += b.feasible;
@@ -95,9 +97,21 @@ Compared compare(const Network& net, const Hardware& hw, int64_t capBits, int ma
         bool sameFmap = true;
         for (int64_t t : {1, 3, 8})
             sameFmap = sameFmap && now.fmapAt(m, t, t + 1) == before.fmapAt(m, t, t + 1);
-        if (!same || !sameFmap) {
+        // Under a ceiling: the exact cost when it is within it, else a cost above it.
+        bool ceilingKept = true;
+        if (b.feasible)
+            for (int64_t ceiling : {b.memory_cost, b.memory_cost - 1, b.memory_cost / 2,
+                                    b.memory_cost - b.memory_cost / 8, int64_t(0)}) {
+                const int64_t got = now.cost(m, ceiling).memory_cost;
+                ceilingKept = ceilingKept &&
+                              (b.memory_cost <= ceiling ? got == b.memory_cost
+                                                        : got > ceiling && got <= b.memory_cost);
+                r.aboveCeiling += b.memory_cost > ceiling;
+            }
+        if (!same || !sameFmap || !ceilingKept) {
             if (r.differing++ == 0)
-                r.first = describe(m, a, b) + (sameFmap ? "" : ", fmap differs");
+                r.first = describe(m, a, b) + (sameFmap ? "" : ", fmap differs") +
+                          (ceilingKept ? "" : ", not kept under a ceiling");
         }
         OptimusGroupClass c;
         c.cost = 1;
@@ -171,7 +185,7 @@ class TstOptimusCoster : public QObject {
     Q_OBJECT
   private slots:
     void equalsTheCosterBeforeOnBundledNetworks() {
-        int64_t groups = 0, feasible = 0, hopeless = 0, streamed = 0, tighter = 0;
+        int64_t groups = 0, feasible = 0, hopeless = 0, streamed = 0, tighter = 0, above = 0;
         for (const BundledFile& n : bundledFiles()) {
             if (n.kind != BundledKind::network) continue;
             const Network net = test::bundledNetwork(n.name);
@@ -194,6 +208,7 @@ class TstOptimusCoster : public QObject {
                 feasible += r.feasible;
                 hopeless += r.hopeless;
                 streamed += r.streamed;
+                above += r.aboveCeiling;
             }
         }
         // Every kind of classification was met many times.
@@ -202,6 +217,7 @@ class TstOptimusCoster : public QObject {
         QVERIFY(hopeless > 5000);
         QVERIFY(streamed > 1000);
         QVERIFY(tighter > 1000); // the tighter bound does prune more
+        QVERIFY(above > 10000);
     }
 
     void equalsTheCosterBeforeOnRandomDags() {

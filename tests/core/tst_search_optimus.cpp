@@ -302,22 +302,23 @@ layers:
                 rules.prune_hopeless = false;
                 rules.max_size = 12;
                 int checked = 0;
-                const OptimusGroupSpace space(net, rules, [&](const std::vector<LayerId>& m, int) {
-                    OptimusGroupClass c;
-                    bool compute = false;
-                    for (LayerId v : m)
-                        compute = compute || isCompute(net.layer(v).type);
-                    if (!compute || (checked++ % 3) != 0) return c;
-                    const auto a = coster.cost(m);
-                    const OptimusPlan b = optimusPlan(net, hw, m, cap);
-                    if (a.memory_cost != b.memory_cost || a.feasible != b.feasible ||
-                        (b.feasible && a.weights_resident != b.weights_resident))
-                        qWarning("%s: group of %zu differs: %lld vs %lld", name, m.size(),
-                                 (long long)a.memory_cost, (long long)b.memory_cost);
-                    else
-                        c.cost = 1; // counted below
-                    return c;
-                });
+                const OptimusGroupSpace space(
+                    net, rules, [&](const std::vector<LayerId>& m, int, double) {
+                        OptimusGroupClass c;
+                        bool compute = false;
+                        for (LayerId v : m)
+                            compute = compute || isCompute(net.layer(v).type);
+                        if (!compute || (checked++ % 3) != 0) return c;
+                        const auto a = coster.cost(m);
+                        const OptimusPlan b = optimusPlan(net, hw, m, cap);
+                        if (a.memory_cost != b.memory_cost || a.feasible != b.feasible ||
+                            (b.feasible && a.weights_resident != b.weights_resident))
+                            qWarning("%s: group of %zu differs: %lld vs %lld", name, m.size(),
+                                     (long long)a.memory_cost, (long long)b.memory_cost);
+                        else
+                            c.cost = 1; // counted below
+                        return c;
+                    });
                 size_t agreeing = 0;
                 for (size_t g = 0; g < space.size(); ++g)
                     agreeing += space.cost(g) == 1;

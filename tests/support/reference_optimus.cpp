@@ -92,7 +92,7 @@ ReferenceOptimus referenceOptimus(const Network& net, const Hardware& hw,
              (fusible.empty() || std::find(fusible.begin(), fusible.end(), t) != fusible.end()));
     }
     rules.prune_hopeless = false;
-    const OptimusGroupSpace space(net, rules, [&](const std::vector<LayerId>& m, int) {
+    const OptimusGroupSpace space(net, rules, [&](const std::vector<LayerId>& m, int, double) {
         OptimusGroupClass c;
         c.cost = referenceGroupCost(net, hw, m);
         return c;
