@@ -175,10 +175,13 @@ class Solver {
             for (uint64_t x = mine[k]; x; x &= x - 1) {
                 ++steps_;
                 const uint32_t g = ix.groups[k * 64 + size_t(std::countr_zero(x))];
+                // The layers it leaves alone cost at least their floor: without them first.
+                const double groupFloor = groupSum(g, groupFloor_, floor_);
+                if (space_.cost(g) + floorOfS - groupFloor >= best) continue;
                 uint64_t* next = &scratch_[depth * W];
                 double takenFloor = 0;
                 const double taken = remove(S, g, next, &takenFloor);
-                const double floorOfNext = floorOfS - takenFloor - groupSum(g, groupFloor_, floor_);
+                const double floorOfNext = floorOfS - takenFloor - groupFloor;
                 if (space_.cost(g) + taken + floorOfNext >= best) continue; // cannot be cheaper
                 const double total =
                     space_.cost(g) + taken +
