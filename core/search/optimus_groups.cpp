@@ -472,6 +472,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         for (const auto& list : owned)
             most =
                 list.size() + 1 > kMaxStreamed / most ? kMaxStreamed + 1 : most * (list.size() + 1);
+        most = std::min<uint64_t>(most, uint64_t(allowance)); // it forms no more than that
         if (sharerOn.shared() && most >= 16 && most <= kMaxStreamed) {
             const size_t groups = size_.size() + size_t(most);
             if (bits_.capacity() < groups * 4 * W)
