@@ -292,17 +292,35 @@ void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
 }
 
 // One pass from the inputs down: the ISOA flags of Optimus Alg. 2 (an ISOA operator forces its
-// consumers off) and the channel tiles t_c(l) of Optimus Eq. 4, the operators' fmaps at the
-// smallest tile with them, and the operators' bound over every decision a larger group can impose
-// (ops_): a member is certainly not ISOA when Optimus Alg. 2 never picks it (dp1 ≥ dp0) or a
+// consumers off), the channel tiles t_c(l) of Optimus Eq. 4 and the operators' fmaps at the
+// smallest tile with them (opsMembers_).
+void OptimusCoster::decide() {
+    const auto& m = *m_;
+    int64_t members = 0;
+    for (size_t k = 0; k < n_; ++k) {
+        const size_t v = size_t(m[k]);
+        const int64_t C = outC_[v];
+        const bool phi = !forced_[k] && dp1_[k] < dp0_[k];
+        if (phi)
+            for (int32_t e = childBeg_[k]; e < childEnd_[k]; ++e)
+                forced_[size_t(childSlot_[size_t(e)])] = 1;
+        tc_[k] = phi ? std::min(Tc_, C) : C;
+        if (!concat_[v]) members += tc_[k] * rh_[k] * rw_[k];
+    }
+    opsMembers_ = members;
+}
+
+// The operators' bound over every decision a larger group can impose (ops_), in a second pass
+// down: a member is certainly not ISOA when Optimus Alg. 2 never picks it (dp1 ≥ dp0) or a
 // parent inside the group certainly is (it is forced off); only the tops' outside parents are
 // unknown here, and a member they may force stays undecided. Of a producer and its consumer
 // that are both undecided, one holds all its channels (if the producer is ISOA the consumer
 // is forced off): over a matching of such edges, the smaller of the two differences is owed
-// at least once per edge.
-void OptimusCoster::decide() {
+// at least once per edge. Needed only for a group that does not fit (one that fits is bound
+// by weakest_, see cost()).
+void OptimusCoster::decideBound() {
     const auto& m = *m_;
-    int64_t members = 0, ops = 0;
+    int64_t ops = 0;
     auto extra = [&](size_t k) {
         const size_t v = size_t(m[k]);
         return (outC_[v] - std::min(Tc_, outC_[v])) * rh_[k] * rw_[k];
@@ -311,11 +329,6 @@ void OptimusCoster::decide() {
         const size_t v = size_t(m[k]);
         const int64_t C = outC_[v], tcMin = std::min(Tc_, C);
         const bool worth = dp1_[k] < dp0_[k];
-        const bool phi = !forced_[k] && worth;
-        if (phi)
-            for (int32_t e = childBeg_[k]; e < childEnd_[k]; ++e)
-                forced_[size_t(childSlot_[size_t(e)])] = 1;
-        tc_[k] = phi ? tcMin : C;
         bool forcedOff = false, maybe = mayForce_[k];
         for (int32_t e = prodBeg_[k]; e < prodEnd_[k]; ++e) {
             const char p = state_[size_t(prodSlot_[size_t(e)])];
@@ -327,7 +340,6 @@ void OptimusCoster::decide() {
         matched_[k] = 0;
         if (concat_[v]) continue;
         const int64_t area = rh_[k] * rw_[k];
-        members += tc_[k] * area;
         ops += (st == kNotIsoa ? C : tcMin) * area;
         if (st != kMaybe) continue;
         for (int32_t e = prodBeg_[k]; e < prodEnd_[k] && !matched_[k]; ++e) {
@@ -337,7 +349,6 @@ void OptimusCoster::decide() {
             matched_[p] = matched_[k] = 1;
         }
     }
-    opsMembers_ = members;
     ops_ = ops;
 }
 
@@ -433,7 +444,10 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members, int
     // they will hold there. An infeasible group gets the exact minimum over the ISOA
     // decisions when it has few tops (lowerBound()).
     const int64_t fLo = outsideNow + opsMembers_;
-    const int64_t ops = ops_;
+    // A group that fits bounds the groups holding it by its operators at min(T_c, C_out):
+    // it is never hopeless, and the tighter ops_ costs a second pass.
+    if (fLo > capElems) decideBound();
+    const int64_t ops = fLo > capElems ? ops_ : weakest;
     c.lower_bound_bits = ops * abits_;
     // A group that fits is never hopeless: both bounds are at most its own fmaps (the
     // operators' bound under its own decision, the outside tensors at all their channels).

@@ -57,6 +57,7 @@ class OptimusCoster {
     void end();
     void smallestTile(int64_t lo, int64_t ow);
     void decide();
+    void decideBound();
     void extents(int axis, int64_t t, int64_t* r, int64_t* e) const;
     bool fmapFits(int64_t th, int64_t limit);
     int64_t joinedBound(size_t o);
@@ -105,7 +106,7 @@ class OptimusCoster {
     std::vector<char> neverIsoa_; // by outside tensor: its producer is never ISOA (joinedBound())
     int64_t ifmap_ = 0, ofmap_ = 0, weights_sum_ = 0, oh_ = 1, ow_ = 1; // found by begin()
     bool joinedDone_ = false, isoaDone_ = false;
-    int64_t ops_ = 0;               // operatorBound at the smallest tile, found by decide()
+    int64_t ops_ = 0;               // operatorBound at the smallest tile, found by decideBound()
     int64_t opsMembers_ = 0;        // Σ t_c · extents of the operators at the smallest tile
     int64_t weakest_ = 0;           // the same at min(T_c, C_out) for every operator
     std::vector<uint32_t> charged_; // by layer: == stamp_ when charged in this bound

@@ -4,9 +4,10 @@
 // the bundled networks under presets with small and large buffers, and of random DAGs with
 // strides, pools, adds, concats and non-square maps:
 //  - Optimus Eq. 3 cost, Optimus Eq. 4 feasibility, weight residency, the Optimus Alg. 3 fmap
-//    at fixed tiles and, for groups that are not hopeless, the lower bound are the same (a
-//    hopeless group is never combined, so its bound is not used); under a ceiling the cost
-//    is the same when it is within it, else above the ceiling and no more than the cost;
+//    at fixed tiles and, for groups that do not fit and are not hopeless, the lower bound are
+//    the same (a hopeless group is never combined, so its bound is not used; a group that
+//    fits gets a bound no larger than before, its operators at min(T_c, C_out)); under a ceiling
+//    the cost is the same when it is within it, else above the ceiling and no more than the cost;
 //  - every group called hopeless (no group the DP forms from it has an Optimus Eq. 4
 //    solution) has no feasible group among all the groups that hold it and none of the
 //    consumers it feeds outside — the claim the DP prunes by, checked directly. The coster
@@ -91,9 +92,13 @@ Compared compare(const Network& net, const Hardware& hw, int64_t capBits, int ma
             hopelessBelow.push_back(bits(below));
         }
         if (b.feasible && m.size() > 1) feasibleSets.push_back(bits(m));
+        // A group that fits bounds the groups holding it by its operators at min(T_c, C_out),
+        // no more than the bound before.
+        const bool sameBound =
+            a.hopeless || (a.feasible ? a.lower_bound_bits <= b.lower_bound_bits
+                                      : a.lower_bound_bits == b.lower_bound_bits);
         const bool same = a.memory_cost == b.memory_cost && a.feasible == b.feasible &&
-                          a.weights_resident == b.weights_resident &&
-                          (a.hopeless || a.lower_bound_bits == b.lower_bound_bits);
+                          a.weights_resident == b.weights_resident && sameBound;
         bool sameFmap = true;
         for (int64_t t : {1, 3, 8})
             sameFmap = sameFmap && now.fmapAt(m, t, t + 1) == before.fmapAt(m, t, t + 1);
