@@ -86,7 +86,7 @@ OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t cap
     for (auto* v : {&inside_, &output_, &forced_, &mayForce_, &state_, &matched_, &neverIsoa_})
         v->assign(n, 0);
     for (auto* v : {&rh_, &rw_, &ah_, &aw_, &dp1_, &dp0_, &tc_, &th_, &eh_, &ew_, &eah_, &eaw_,
-                    &teh_, &joined_, &extra_})
+                    &teh_, &joined_, &extra_, &owed_})
         v->assign(n, 0);
     outside_.assign(n, kNoLayer);
     charged_.assign(n, 0);
@@ -514,7 +514,7 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members, int
 void OptimusCoster::producersIsoa() {
     if (isoaDone_) return;
     isoaDone_ = true;
-    int64_t* owed = teh_.data(); // free outside the t_h search
+    int64_t* owed = owed_.data();
     std::fill(owed, owed + nOutside_, 0);
     for (size_t k = 0; k < n_; ++k)
         for (int32_t e = readBeg_[k]; e < readEnd_[k]; ++e) {

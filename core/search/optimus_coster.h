@@ -9,10 +9,12 @@
 // Optimus Eq. 3 is |ifmap| + |ofmap| + Σ|param| whatever t_h is (optimusPlan chooses residency
 // whenever it is possible); the search for the largest t_h runs only when they do not.
 //
-// A group costs two passes over its members: one from the outputs up (the extents at the
-// smallest tile and at 1 × 1, the outside windows, Optimus Alg. 2's dp) and one down (the ISOA
-// decision and the bounds); each probe of the t_h search is one more pass up, which stops as
-// soon as the fmaps exceed the buffer.
+// A group costs three passes over its members: two from the outputs up (its consumer edges
+// and outputs; then the extents at the smallest tile and at 1 × 1, the producer edges, the
+// outside tensors and their windows, Optimus Alg. 2's dp) and one down (the ISOA decision).
+// A group that does not fit takes a second pass down for the bound over the decisions larger
+// groups can impose, and the outside bounds; each probe of the t_h search is one more pass
+// up, which stops as soon as the fmaps exceed the buffer.
 #pragma once
 
 #include "hardware/hardware.h"
@@ -99,11 +101,12 @@ class OptimusCoster {
     std::vector<LayerId> outside_; // [0, nOutside_)
     size_t nOutside_ = 0;
     std::vector<int64_t> eh_, ew_, teh_, joined_, extra_;
+    std::vector<int64_t> owed_;      // Σ over its readers of (dp0 − min(dp1, dp0)) at 1 × 1
     std::vector<int64_t> eah_, eaw_; // by outside tensor: the windows read at 1 × 1
     std::vector<size_t> tops_;
     enum : char { kNotIsoa, kIsoa, kMaybe };
     std::vector<char> state_, matched_;
-    std::vector<char> neverIsoa_; // by outside tensor: its producer is never ISOA (joinedBound())
+    std::vector<char> neverIsoa_; // by outside tensor: its producer is never ISOA (producersIsoa())
     int64_t ifmap_ = 0, ofmap_ = 0, weights_sum_ = 0, oh_ = 1, ow_ = 1; // found by begin()
     bool joinedDone_ = false, isoaDone_ = false;
     int64_t ops_ = 0;               // operatorBound at the smallest tile, found by decideBound()
