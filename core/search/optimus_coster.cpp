@@ -21,6 +21,35 @@ inline int64_t OptimusCoster::vertexWindow(size_t v, int axis, int64_t r) const 
     return axis == 0 ? d.windowY(r) : d.windowX(r);
 }
 
+OptimusDeferral optimusDeferral(const Network& net, const Hardware& hw) {
+    OptimusDeferral d;
+    const size_t n = size_t(net.size());
+    d.elems.resize(n);
+    d.weights.assign(n, 0);
+    d.rows.resize(n);
+    d.compute.resize(n);
+    std::vector<LayerDims> dims(n);
+    std::vector<char> concat(n);
+    for (LayerId v = 0; v < net.size(); ++v) {
+        const Layer& l = net.layer(v);
+        d.elems[size_t(v)] = l.out.elements();
+        d.rows[size_t(v)] = l.out.h;
+        d.compute[size_t(v)] = isCompute(l.type);
+        concat[size_t(v)] = l.type == LayerType::concat;
+        if (l.type != LayerType::input) {
+            dims[size_t(v)] = layerDims(net, v);
+            d.weights[size_t(v)] = layerWeights(dims[size_t(v)]); // as the coster's weights_
+        }
+    }
+    // As the coster's windows: a concat passes rows through.
+    d.rows_read = [dims = std::move(dims), concat = std::move(concat)](LayerId v, int64_t rows) {
+        return concat[size_t(v)] ? rows : dims[size_t(v)].windowY(rows);
+    };
+    d.act_bits = hw.precision.act_bits;
+    d.tile_rows = optimusThroughput(hw).th;
+    return d;
+}
+
 OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t capacity_bits)
     : cap_(capacity_bits), abits_(hw.precision.act_bits), wbits_(hw.precision.weight_bits) {
     const OptimusThroughput tp = optimusThroughput(hw);
@@ -352,6 +381,35 @@ void OptimusCoster::decideBound() {
     ops_ = ops;
 }
 
+// What any group holding this one with as many smallest-tile rows needs at most for this one's
+// operators there, under any ISOA decision (OptimusGroupClass::upper_bound_bits), in elements;
+// `rows`: the most rows this one reads of an outside tensor at its smallest tile.
+//
+// Its operators keep their extents in such a group, and decideBound()'s certain states hold
+// there too: an operator certainly ISOA holds min(T_c, C_out), any other may hold all its
+// channels.
+int64_t OptimusCoster::upperBound(int64_t* rows) {
+    const auto& m = *m_;
+    int64_t total = 0, most = 1;
+    for (size_t o = 0; o < nOutside_; ++o)
+        most = std::max(most, eh_[o]);
+    for (size_t k = 0; k < n_; ++k) {
+        const size_t v = size_t(m[k]);
+        bool forcedOff = false, maybe = mayForce_[k];
+        for (int32_t e = prodBeg_[k]; e < prodEnd_[k]; ++e) {
+            const char p = state_[size_t(prodSlot_[size_t(e)])];
+            forcedOff = forcedOff || p == kIsoa;
+            maybe = maybe || p == kMaybe;
+        }
+        const char st = !(dp1_[k] < dp0_[k]) || forcedOff ? kNotIsoa : maybe ? kMaybe : kIsoa;
+        state_[k] = st;
+        if (!concat_[v])
+            total += (st == kIsoa ? std::min(Tc_, outC_[v]) : outC_[v]) * rh_[k] * rw_[k];
+    }
+    *rows = most;
+    return total;
+}
+
 // R(l, t) on one axis at tile t (r) and the windows read of the outside tensors (e).
 void OptimusCoster::extents(int axis, int64_t t, int64_t* r, int64_t* e) const {
     const auto& m = *m_;
@@ -412,7 +470,8 @@ bool OptimusCoster::fmapFits(int64_t th, int64_t limit) {
     return total <= limit;
 }
 
-OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members, int64_t ceiling) {
+OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members, int64_t ceiling,
+                                        bool upper) {
     begin(members);
     const int64_t oh = oh_, ow = ow_, weights = weights_sum_, ofmap = ofmap_;
     const int64_t lo = std::min(Th_, oh);
@@ -456,6 +515,7 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members, int
         const int64_t plain = outsideBound(false);
         c.hopeless = lowerBound(capElems - plain) + plain > capElems;
     }
+    if (upper && fLo <= capElems) c.upper_bound_bits = satMul(upperBound(&c.upper_rows), abits_);
     if (fLo > capElems) {
         c.feasible = false; // Optimus Eq. 4 has no solution; optimusPlan keeps t_h = lo
     } else if (fLo * abits_ + weights * wbits_ <= cap_) {

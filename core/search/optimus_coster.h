@@ -20,11 +20,16 @@
 #include "hardware/hardware.h"
 #include "network/dims.h"
 #include "network/network.h"
+#include "search/optimus_groups.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace lf {
+
+// The figures the group space needs to defer Optimus Eq. 3 costs (OptimusDeferral) for `net`
+// on `hw`, with the bounds OptimusCoster gives (Cost::upper_bound_bits).
+OptimusDeferral optimusDeferral(const Network& net, const Hardware& hw);
 
 class OptimusCoster {
   public:
@@ -42,11 +47,17 @@ class OptimusCoster {
         // That bound with the outside inputs at their fewest channels exceeds the buffer: no
         // group holding this one has an Optimus Eq. 4 solution.
         bool hopeless = false;
+        // For a group that fits: what any group holding it with as many smallest-tile rows
+        // needs at most for its operators (upperBound()), in bits, and the most rows it reads
+        // of an outside tensor. INT64_MAX for one that does not fit.
+        int64_t upper_bound_bits = INT64_MAX;
+        int64_t upper_rows = 0;
     };
     // `members` sorted ascending. A group whose cost exceeds `ceiling` may get, instead of
     // its exact cost, any cost above the ceiling (the t_h search stops once the number of
     // sub-groups shows it): the DP needs the exact cost only of groups that may be cheapest.
-    Cost cost(const std::vector<LayerId>& members, int64_t ceiling = INT64_MAX);
+    // `upper`: find upper_bound_bits (else left at INT64_MAX).
+    Cost cost(const std::vector<LayerId>& members, int64_t ceiling = INT64_MAX, bool upper = false);
     // The layers that may join a group (the DP's vertices); the others stay outside, so
     // their tensors keep all their channels in the bounds. Default: every layer but inputs.
     void setJoinable(const std::vector<char>& vertex);
@@ -66,6 +77,7 @@ class OptimusCoster {
     void producersIsoa();
     int64_t outsideBound(bool withStates);
     int64_t lowerBound(int64_t limit);
+    int64_t upperBound(int64_t* rows);
     int64_t concatBound(size_t concat, int64_t eh, int64_t ew, int depth);
     int64_t inputsBound(size_t p, int64_t eh, int64_t ew, int depth);
     int64_t heldBound(size_t q, int64_t eh, int64_t ew, int depth);

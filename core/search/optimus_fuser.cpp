@@ -117,9 +117,8 @@ class Solver {
     // `vertices`: the most sub-problems one path of the recursion can nest.
     // `integral`: group costs are integers (exact sums), see index().
     // `floor`: by layer, what every partition pays for it at least (zeros: no bound).
-    Solver(const OptimusGroupSpace& space, const SearchControl& control, size_t vertices,
-           size_t layers, size_t maxEntries, int64_t maxSteps, bool integral,
-           std::vector<double> floor)
+    Solver(OptimusGroupSpace& space, const SearchControl& control, size_t vertices, size_t layers,
+           size_t maxEntries, int64_t maxSteps, bool integral, std::vector<double> floor)
         : space_(space), control_(control), memo_(space.words()),
           scratch_((vertices + 2) * space.words(), 0), index_(layers), single_(layers, 0),
           floor_(std::move(floor)), singleGroup_(layers, -1), maxEntries_(maxEntries),
@@ -154,44 +153,65 @@ class Solver {
         }
         if ((++calls_ & 0x3ff) == 0 && control_.cancelled()) throw Cancelled{};
         const LayerId u = LayerId(first * 64 + size_t(std::countr_zero(S[first])));
-        const Index& ix = index(u);
-        // The valid groups starting at u that avoid every vertex S lacks.
-        const size_t G = ix.words;
-        steps_ += int64_t(ix.span.size() * G / 16 + ix.groups.size() / 4 + 1);
-        std::vector<uint64_t>& cand = candScratch_;
-        cand.assign(G, ~uint64_t(0));
-        if (ix.groups.size() % 64) cand[G - 1] = (uint64_t(1) << (ix.groups.size() % 64)) - 1;
-        for (size_t j = 0; j < ix.span.size(); ++j) {
-            const LayerId v = ix.span[j];
-            if ((S[size_t(v) / 64] >> (v % 64)) & 1) continue;
-            const uint64_t* has = &ix.contains[j * G];
-            for (size_t k = 0; k < G; ++k)
-                cand[k] &= ~has[k];
-        }
+        Index& ix = index(u);
+        // The valid groups starting at u inside S, cheapest first over their floor (index()),
+        // so that a good total is found early and bounds the rest; of equal totals the group
+        // formed first (the smallest id) is chosen, as in formation order.
         double best = kInf;
         int32_t bestGroup = -1;
-        const std::vector<uint64_t> mine = cand; // the recursion reuses the scratch
-        for (size_t k = 0; k < G; ++k)
-            for (uint64_t x = mine[k]; x; x &= x - 1) {
-                ++steps_;
-                const uint32_t g = ix.groups[k * 64 + size_t(std::countr_zero(x))];
-                // The layers it leaves alone cost at least their floor: without them first.
-                const double groupFloor = groupSum(g, groupFloor_, floor_);
-                if (space_.cost(g) + floorOfS - groupFloor >= best) continue;
-                uint64_t* next = &scratch_[depth * W];
-                double takenFloor = 0;
-                const double taken = remove(S, g, next, &takenFloor);
-                const double floorOfNext = floorOfS - takenFloor - groupFloor;
-                if (space_.cost(g) + taken + floorOfNext >= best) continue; // cannot be cheaper
-                const double total =
-                    space_.cost(g) + taken +
-                    solve(next, singlesOfS - taken - groupSum(g, groupSingles_, single_),
-                          floorOfNext, depth + 1);
-                if (total < best) {
-                    best = total;
-                    bestGroup = int32_t(g);
-                }
+        auto cannotWin = [&](double atLeast, uint32_t g) {
+            return atLeast > best || (atLeast == best && int32_t(g) > bestGroup);
+        };
+        // Most sub-problems read the first few candidates only. An index read much further
+        // gets a bitset per vertex of the groups that hold it, which finds those inside S in
+        // a few word operations per vertex S lacks.
+        ++steps_;
+        const bool filtered = ix.plain || ix.reads > 4 * ix.size + 256;
+        if (filtered) {
+            filter(ix, S);
+            steps_ += int64_t(ix.span.size() * ix.words / 16);
+        }
+        const std::vector<uint64_t> mine = filtered ? candScratch_ : std::vector<uint64_t>{};
+        size_t i = 0;
+        for (;; ++i) {
+            if (filtered) { // the next candidate inside S
+                size_t k = i / 64;
+                uint64_t x = k < mine.size() ? mine[k] & (~uint64_t(0) << (i % 64)) : 0;
+                while (x == 0 && ++k < mine.size())
+                    x = mine[k];
+                if (x == 0) break;
+                i = k * 64 + size_t(std::countr_zero(x));
+            } else if (i >= ix.size) {
+                break;
             }
+            const Keyed c = ix.at(i);
+            if (!ix.plain && c.key + floorOfS > best) break; // nor any later: larger keys
+            ++steps_;
+            const uint32_t g = c.g;
+            if (!filtered && !space_.within(g, S)) continue;
+            // The layers it leaves alone cost at least their floor: without them first.
+            const double groupFloor = c.floor;
+            if (cannotWin(space_.cost(g) + floorOfS - groupFloor, g)) continue;
+            if (space_.deferred(g)) { // its cost so far is a lower bound: cost it now
+                resolveFrom(ix, i, S, floorOfS, best);
+                if (dominance_ && space_.cost(g) > space_.split(g)) continue; // see index()
+                if (cannotWin(space_.cost(g) + floorOfS - groupFloor, g)) continue;
+            }
+            uint64_t* next = &scratch_[depth * W];
+            double takenFloor = 0;
+            const double taken = remove(S, g, next, &takenFloor);
+            const double floorOfNext = floorOfS - takenFloor - groupFloor;
+            if (cannotWin(space_.cost(g) + taken + floorOfNext, g)) continue;
+            const double total =
+                space_.cost(g) + taken +
+                solve(next, singlesOfS - taken - groupSum(g, groupSingles_, single_), floorOfNext,
+                      depth + 1);
+            if (total < best || (total == best && int32_t(g) < bestGroup)) {
+                best = total;
+                bestGroup = int32_t(g);
+            }
+        }
+        ix.reads += i + 1;
         memo_.insert(S, {best, bestGroup});
         return best;
     }
@@ -230,6 +250,7 @@ class Solver {
     size_t subproblems() const { return memo_.size(); }
     int64_t steps() const { return steps_; }
     int64_t fallbacks() const { return fallbacks_; }
+    int64_t resolved() const { return resolved_; }
 
   private:
     double sum(const uint64_t* S, const std::vector<double>& byVertex) const {
@@ -247,67 +268,139 @@ class Solver {
         return s;
     }
 
-    // Per first vertex u: its valid groups and, for every other vertex they use, which of
-    // them hold it — so that the groups inside a set cost a few word operations per vertex
-    // the set lacks instead of a subset test per group.
+    // Per first vertex u: its valid groups by (key, id), key = cost − floor (for a deferred
+    // group its lower bound − floor). Sub-problems mostly stop after the first few (see
+    // solve()), so the order is found as far as it is read: a heap yields the rest.
+    struct Keyed {
+        double key, floor;
+        uint32_t g;
+        bool operator>(const Keyed& o) const { return key != o.key ? key > o.key : g > o.g; }
+    };
     struct Index {
-        std::vector<uint32_t> groups;
+        std::vector<Keyed> sorted; // the first ones in order
+        std::vector<Keyed> heap;   // the others, a min-heap
+        size_t size = 0;
+        // Without deferred groups the exact costs bound each candidate as well, and the
+        // groups stay in formation order, all in `sorted`: ordering them costs more than
+        // it saves.
+        bool plain = false;
+        size_t reads = 0; // candidates read so far, over all sub-problems
+        bool built = false;
+        // Once read far (see solve()): every vertex the groups use but u, and by vertex
+        // which groups (by position in the order) hold it.
         std::vector<LayerId> span;
         std::vector<uint64_t> contains; // span.size() × words
         size_t words = 0;
-        bool built = false;
+        Keyed at(size_t i) {
+            while (sorted.size() <= i) {
+                std::pop_heap(heap.begin(), heap.end(), std::greater<>{});
+                sorted.push_back(heap.back());
+                heap.pop_back();
+            }
+            return sorted[i];
+        }
     };
-    const Index& index(LayerId u) {
+    Index& index(LayerId u) {
         Index& ix = index_[size_t(u)];
         if (ix.built) return ix;
         ix.built = true;
         // A group that costs more than another partition of its vertices (OptimusGroupSpace::
         // split) is never the strict minimum of a sub-problem, so it is left out: the optimum,
         // the groups chosen on ties and the sub-problems they lead to stay the same. Only with
-        // integral costs (Optimus Eq. 3), where the sums compare exactly.
+        // integral costs (Optimus Eq. 3), where the sums compare exactly. A deferred group's
+        // cost is a lower bound of it here: if even that is above the split, it is left out.
+        ix.plain = true;
         for (uint32_t g : space_.validStartingAt(u))
-            if (!dominance_ || !(space_.cost(g) > space_.split(g))) ix.groups.push_back(g);
-        ix.words = std::max<size_t>(1, (ix.groups.size() + 63) / 64);
-        const size_t W = space_.words();
-        std::vector<uint64_t> span(W, 0);
-        for (uint32_t g : ix.groups)
-            for (size_t k = 0; k < W; ++k)
-                span[k] |= space_.bits(g)[k];
-        span[size_t(u) / 64] &= ~(uint64_t(1) << (u % 64));
-        std::vector<int32_t> pos(index_.size(), -1);
-        for (size_t k = 0; k < W; ++k)
-            for (uint64_t x = span[k]; x; x &= x - 1) {
-                const auto v = LayerId(k * 64 + size_t(std::countr_zero(x)));
-                pos[size_t(v)] = int32_t(ix.span.size());
-                ix.span.push_back(v);
+            if (!dominance_ || !(space_.cost(g) > space_.split(g))) {
+                const double f = groupFloor(g);
+                ix.heap.push_back({space_.cost(g) - f, f, g});
+                ix.plain = ix.plain && !space_.deferred(g);
             }
-        ix.contains.assign(ix.span.size() * ix.words, 0);
-        for (size_t i = 0; i < ix.groups.size(); ++i) {
-            const uint64_t* m = space_.bits(ix.groups[i]);
-            for (size_t k = 0; k < W; ++k)
-                for (uint64_t x = m[k]; x; x &= x - 1) {
-                    const int32_t p = pos[k * 64 + size_t(std::countr_zero(x))];
-                    if (p >= 0)
-                        ix.contains[size_t(p) * ix.words + i / 64] |= uint64_t(1) << (i % 64);
-                }
-        }
+        ix.size = ix.heap.size();
+        if (ix.plain)
+            ix.sorted.swap(ix.heap);
+        else
+            std::make_heap(ix.heap.begin(), ix.heap.end(), std::greater<>{});
         return ix;
     }
+    // Costs the deferred group at position i of ix, and with it (on the classifier's threads)
+    // the next deferred ones inside S that may still be cheapest: the next candidates read
+    // are likely to need them.
+    void resolveFrom(Index& ix, size_t i, const uint64_t* S, double floorOfS, double best) {
+        std::vector<uint32_t>& batch = batchScratch_;
+        batch.assign(1, ix.at(i).g);
+        for (size_t j = i + 1; j < ix.size && j < i + kLookAhead && batch.size() < kBatch; ++j) {
+            const Keyed c = ix.at(j);
+            if (c.key + floorOfS > best) break;
+            if (space_.deferred(c.g) && space_.within(c.g, S)) batch.push_back(c.g);
+        }
+        space_.resolve(batch);
+        resolved_ += int64_t(batch.size());
+    }
+    static constexpr size_t kLookAhead = 256, kBatch = 32;
 
-    const OptimusGroupSpace& space_;
+    // The groups of ix inside S, by position, into candScratch_ (the whole order, and the
+    // bitsets by vertex, are found the first time).
+    void filter(Index& ix, const uint64_t* S) {
+        const size_t W = space_.words();
+        if (ix.words == 0) {
+            if (ix.size) ix.at(ix.size - 1); // sorts the rest
+            ix.words = std::max<size_t>(1, (ix.size + 63) / 64);
+            std::vector<uint64_t> span(W, 0);
+            for (const Keyed& c : ix.sorted)
+                for (size_t k = 0; k < W; ++k)
+                    span[k] |= space_.bits(c.g)[k];
+            std::vector<int32_t> pos(index_.size(), -1);
+            for (size_t k = 0; k < W; ++k)
+                for (uint64_t x = span[k]; x; x &= x - 1) {
+                    const auto v = LayerId(k * 64 + size_t(std::countr_zero(x)));
+                    pos[size_t(v)] = int32_t(ix.span.size());
+                    ix.span.push_back(v);
+                }
+            ix.contains.assign(ix.span.size() * ix.words, 0);
+            for (size_t i = 0; i < ix.size; ++i) {
+                const uint64_t* m = space_.bits(ix.sorted[i].g);
+                for (size_t k = 0; k < W; ++k)
+                    for (uint64_t x = m[k]; x; x &= x - 1) {
+                        const int32_t p = pos[k * 64 + size_t(std::countr_zero(x))];
+                        ix.contains[size_t(p) * ix.words + i / 64] |= uint64_t(1) << (i % 64);
+                    }
+            }
+        }
+        const size_t G = ix.words;
+        std::vector<uint64_t>& cand = candScratch_;
+        cand.assign(G, ~uint64_t(0));
+        if (ix.size % 64) cand[G - 1] = (uint64_t(1) << (ix.size % 64)) - 1;
+        for (size_t j = 0; j < ix.span.size(); ++j) {
+            const LayerId v = ix.span[j];
+            if ((S[size_t(v) / 64] >> (v % 64)) & 1) continue;
+            const uint64_t* has = &ix.contains[j * G];
+            for (size_t k = 0; k < G; ++k)
+                cand[k] &= ~has[k];
+        }
+    }
+    // Σ floor_ over group g: with Optimus Eq. 3 costs the weights read once, which a space
+    // with a deferral keeps by group; else nothing (the floor is zero).
+    double groupFloor(uint32_t g) const {
+        if (!dominance_) return 0.0;
+        return space_.deferring() ? double(space_.weights(g)) : sum(space_.bits(g), floor_);
+    }
+
+    OptimusGroupSpace& space_;
     const SearchControl& control_;
     Memo memo_;
     std::vector<uint64_t> scratch_; // one bitset per recursion depth, never reallocated
     std::vector<uint64_t> candScratch_;
+    std::vector<uint32_t> batchScratch_;
     std::vector<Index> index_;
     std::vector<double> single_;       // by vertex: the cost of the vertex alone
     std::vector<double> floor_;        // by vertex: what every partition pays for it at least
     std::vector<int32_t> singleGroup_; // by vertex: the group {v}
     std::vector<double> groupSingles_; // by group: Σ single_ of its vertices (-1: not yet)
-    std::vector<double> groupFloor_;   // by group: Σ floor_ of its vertices (-1: not yet)
     size_t maxEntries_;
     int64_t maxSteps_, steps_ = 0; // candidate groups tried (and index words read / 16)
     int64_t fallbacks_ = 0;
+    int64_t resolved_ = 0; // deferred groups costed
     uint64_t calls_ = 0;
     bool dominance_;
 };
@@ -395,8 +488,8 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     std::optional<OptimusCoster> coster2; // the helper thread's, a copy (see below)
     Hardware evalHw = hw;
     evalHw.buffer.bytes = capBits / 8;
-    auto classify = [&](const std::vector<LayerId>& members, int thread,
-                        double split) -> OptimusGroupClass {
+    auto classify = [&](const std::vector<LayerId>& members, int thread, double split,
+                        bool upper) -> OptimusGroupClass {
         OptimusGroupClass c;
         if (!hasCompute(net, members)) {
             if (members.size() == 1) c.cost = 0; // a lone concat: nothing to do
@@ -410,9 +503,12 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
             const int64_t ceiling = opt.cost == FuserCost::optimus && split < 0x1p62
                                         ? int64_t(std::floor(split))
                                         : INT64_MAX;
-            const OptimusCoster::Cost oc = (thread == 0 ? coster : *coster2).cost(members, ceiling);
+            const OptimusCoster::Cost oc =
+                (thread == 0 ? coster : *coster2).cost(members, ceiling, upper);
             c.hopeless = oc.hopeless;
             c.lower_bound_bits = oc.lower_bound_bits;
+            c.upper_bound_bits = oc.upper_bound_bits;
+            c.upper_rows = oc.upper_rows;
             if (!oc.feasible && members.size() > 1) return c;
             if (opt.cost == FuserCost::optimus) {
                 c.cost = double(oc.memory_cost);
@@ -435,7 +531,9 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     // each), half for the memo of sub-problems (one bitset each).
     const int64_t words = (net.size() + 63) / 64;
     if (opt.memory_budget_bytes > 0) {
-        rules.max_groups = std::max<int64_t>(1, opt.memory_budget_bytes / 2 / (32 * words + 56));
+        rules.max_groups =
+            std::max<int64_t>(1, opt.memory_budget_bytes / 2 /
+                                     (int64_t(8 * OptimusGroupSpace::kFields) * words + 96));
         res.max_subproblems = std::max<int64_t>(1, opt.memory_budget_bytes / 2 / (8 * words + 24));
     }
     rules.max_groups_per_vertex = opt.max_groups_per_vertex;
@@ -452,7 +550,14 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
         rules.threads = fanout >= 3 ? 2 : 1;
     }
     if (rules.threads > 1) coster2.emplace(coster);
-    const OptimusGroupSpace space(net, rules, classify, [&] { return control.cancelled(); });
+    // Optimus Eq. 3 costs: groups whose fmaps fit whatever their ISOA decision are costed
+    // only when the DP needs them (OptimusDeferral).
+    OptimusDeferral deferral;
+    if (opt.cost == FuserCost::optimus && opt.defer) {
+        deferral = optimusDeferral(net, hw);
+        rules.deferral = &deferral;
+    }
+    OptimusGroupSpace space(net, rules, classify, [&] { return control.cancelled(); });
     if (space.cancelled()) {
         res.cancelled = true;
         return res;
@@ -483,6 +588,8 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
         res.cancelled = true;
         return res;
     }
+    res.groups_deferred = space.deferredCount();
+    res.deferred_costed = space.resolvedCount();
     res.subproblems = int64_t(solver.subproblems());
     res.dp_steps = solver.steps();
     res.subproblems_unsearched = solver.fallbacks();
@@ -568,8 +675,8 @@ OptimusLookupTable buildOptimusLookupTable(const Network& net, const Hardware& h
     OptimusCoster coster(net, hw, INT64_MAX);
     OptimusLookupTable t;
     std::vector<char> in(size_t(net.size()), 0);
-    auto classify = [&](const std::vector<LayerId>& members, int,
-                        double) { // Optimus Alg. 3 lines 2-6
+    auto classify = [&](const std::vector<LayerId>& members, int, double,
+                        bool) { // Optimus Alg. 3 lines 2-6
         OptimusGroupClass c;
         if (!hasCompute(net, members)) return c;
         for (LayerId v : members)

@@ -58,6 +58,10 @@ struct OptimusFuserOptions {
     // groups formed are fewer. Off, every candidate group is formed and counted as the
     // paper counts them (Optimus Table 5). Only FuserCost::optimus has such a bound.
     bool prune_hopeless = true;
+    // Cost the groups whose fmaps fit whatever their ISOA decision only when the DP needs
+    // them (OptimusDeferral; docs/model-notes.md, "Optimus deferred costs"): the scheme is
+    // the same, fewer groups are costed. Only FuserCost::optimus defers.
+    bool defer = true;
     int threads = 0; // threads costing candidate groups (0: two for wide fan-outs, else one);
                      // the result does not depend on it
     // Bounds (docs/model-notes.md, "Optimus DP bounds"). The candidate groups (four bitsets
@@ -73,13 +77,17 @@ struct OptimusFuserOptions {
 struct OptimusFuserResult {
     std::vector<std::vector<LayerId>> groups; // the scheme, groups in topological order
     double cost = 0;                          // Σ group cost (elements for Optimus Eq. 3)
-    // Candidate groups formed and costed (Optimus Table 5 "#groups").
+    // Candidate groups formed (Optimus Table 5 "#groups"); all are costed but the deferred
+    // ones the DP did not need (below).
     int64_t groups_evaluated = 0;
     int64_t candidate_groups = 0;    // the same (kept for callers that name it so)
     int64_t classified_by_bound = 0; // of those, found invalid by a hopeless part without costing
-    int operators = 0;               // vertices of the DP (operators and concat joiners)
-    int max_group_size = 0;          // the limit applied (0 = none)
-    double seconds = 0;              // run time of the DP (the table excluded)
+    // Of those, formed deferred (OptimusDeferral: valid whatever their ISOA decision, costed
+    // only when the DP needs them), and of those costed by the DP.
+    int64_t groups_deferred = 0, deferred_costed = 0;
+    int operators = 0;      // vertices of the DP (operators and concat joiners)
+    int max_group_size = 0; // the limit applied (0 = none)
+    double seconds = 0;     // run time of the DP (the table excluded)
     bool cancelled = false;
     // What the bounds left out. `complete`: nothing — the scheme is the optimum over every
     // partition into valid groups. Otherwise: vertices whose groups were limited to a size

@@ -179,6 +179,70 @@ class BatchSharer {
 
 } // namespace
 
+// The classifying machinery, kept after forming for resolve(): the groups to classify, and
+// per thread the members' list and the classes found, kept apart until the batch is done
+// (results written side by side would share cache lines between the threads).
+struct OptimusGroupSpace::Work {
+    struct Pending {
+        uint32_t g;
+        double split;
+        bool upper; // upper_bound_bits wanted
+    };
+    struct Found {
+        uint32_t g;
+        OptimusGroupClass c;
+    };
+    struct alignas(64) PerThread {
+        std::vector<LayerId> members;
+        std::vector<Found> found;
+    };
+    Work(bool helper, BatchSharer::Work work) : sharer(helper, std::move(work)) {}
+    std::vector<Pending> pending;
+    PerThread perThread[2];
+    BatchSharer sharer; // last: its helper thread stops before the rest goes
+};
+
+OptimusGroupSpace::~OptimusGroupSpace() = default;
+
+void OptimusGroupSpace::classifyRange(size_t from, size_t to, int thread) {
+    Work& w = *work_;
+    std::vector<LayerId>& members = w.perThread[thread > 0].members;
+    std::vector<Work::Found>& out = w.perThread[thread > 0].found;
+    for (size_t k = from; k < to; ++k) {
+        const Work::Pending p = w.pending[k];
+        bitsToIds(bits(p.g), words_, members);
+        out.push_back({p.g, classify_(members, thread, p.split, p.upper)});
+    }
+}
+
+void OptimusGroupSpace::resolve(const std::vector<uint32_t>& groups) {
+    Work& w = *work_;
+    w.pending.clear();
+    for (uint32_t g : groups)
+        if (deferred_[g]) w.pending.push_back({g, split_[g], false});
+    w.sharer.run(w.pending.size());
+    for (Work::PerThread& t : w.perThread) {
+        for (const Work::Found& f : t.found) {
+            cost_[f.g] = f.c.cost; // a deferred group is valid: finite
+            deferred_[f.g] = 0;
+            ++resolvedCount_;
+        }
+        t.found.clear();
+    }
+    w.pending.clear();
+}
+
+double OptimusGroupSpace::resolve(size_t g) {
+    if (!deferred_[g]) return cost_[g];
+    std::vector<LayerId> members;
+    bitsToIds(bits(g), words_, members);
+    const OptimusGroupClass c = classify_(members, 0, split_[g], false);
+    cost_[g] = c.cost; // a deferred group is valid: finite
+    deferred_[g] = 0;
+    ++resolvedCount_;
+    return cost_[g];
+}
+
 std::vector<LayerId> OptimusGroupSpace::members(size_t g) const {
     std::vector<LayerId> out;
     bitsToIds(bits(g), words_, out);
@@ -194,14 +258,16 @@ bool OptimusGroupSpace::within(size_t g, const uint64_t* set) const {
 
 OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules& rules,
                                      const Classify& classify,
-                                     const std::function<bool()>& cancelled) {
+                                     const std::function<bool()>& cancelled)
+    : classify_(classify) {
     const int32_t N = net.size();
     words_ = size_t(N + 63) / 64;
     const size_t W = words_;
     byMin_.resize(size_t(N));
     valid_.resize(size_t(N));
     // Reachability (a vertex reaches itself) and adjacency as bitsets over layer ids.
-    std::vector<uint64_t> desc(size_t(N) * W, 0), anc(size_t(N) * W, 0), adj(size_t(N) * W, 0);
+    std::vector<uint64_t> desc(size_t(N) * W, 0), anc(size_t(N) * W, 0), adj(size_t(N) * W, 0),
+        pred(size_t(N) * W, 0), succ(size_t(N) * W, 0), compute(W, 0);
     auto row = [&](std::vector<uint64_t>& t, LayerId v) { return &t[size_t(v) * W]; };
     for (LayerId v = N - 1; v >= 0; --v) {
         setBit(row(desc, v), v);
@@ -216,78 +282,155 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                 row(anc, v)[k] |= row(anc, p)[k];
             setBit(row(adj, v), p);
             setBit(row(adj, p), v);
+            setBit(row(pred, v), p);
+            setBit(row(succ, p), v);
         }
     }
+    const OptimusDeferral* defer = rules.deferral;
+    deferring_ = defer != nullptr;
+    if (defer)
+        for (LayerId v = 0; v < N; ++v)
+            if (defer->compute[size_t(v)]) setBit(compute.data(), v);
+    // Σ over a bitset of a per-layer amount.
+    auto sumOver = [&](const uint64_t* b, const std::vector<int64_t>& byLayer) {
+        int64_t t = 0;
+        for (size_t k = 0; k < W; ++k)
+            for (uint64_t x = b[k]; x; x &= x - 1)
+                t = satAdd(t, byLayer[k * 64 + size_t(std::countr_zero(x))]);
+        return t;
+    };
     auto isVertex = [&](LayerId v) {
         return size_t(v) < rules.vertex.size() && rules.vertex[size_t(v)];
     };
 
     // Groups are formed per vertex and classified together, on the helper thread too; the
     // vertex alone first, on this thread, since the other groups' splits need its cost.
-    struct Pending {
-        uint32_t g;
-        double split;
-    };
-    std::vector<Pending> pending;
-    double alone = 0; // the cost of the current vertex alone
-    // Per thread: the members' list and the classes found, kept apart until the batch is
-    // done (results written side by side would share cache lines between the threads).
-    struct Found {
-        uint32_t g;
-        OptimusGroupClass c;
-    };
-    struct alignas(64) PerThread {
-        std::vector<LayerId> members;
-        std::vector<Found> found;
-    };
-    PerThread perThread[2];
+    using Pending = Work::Pending;
+    using Found = Work::Found;
+    using PerThread = Work::PerThread;
+    work_ = std::make_unique<Work>(rules.threads > 1, [this](size_t from, size_t to, int thread) {
+        classifyRange(from, to, thread);
+    });
+    std::vector<Pending>& pending = work_->pending;
+    PerThread(&perThread)[2] = work_->perThread;
+    BatchSharer& sharerOn = work_->sharer;
+    BatchSharer* sharer = &sharerOn;
+    double alone = 0;      // the cost of the current vertex alone
+    int64_t aloneBits = 0; // and its lower bound
     // With the helper, a vertex's groups are classified while they are formed (streaming):
     // addGroup publishes them as it goes.
     bool streaming = false;
-    BatchSharer* sharer = nullptr;
-    // `parts`: Σ best_ of the components (the first vertex's own cost is added once known).
+    // When to defer (OptimusDeferral::sample, max_dominated): groups costed so far, valid
+    // and of more than one vertex, and of those the ones that cost more than their split.
+    int64_t costedValid = 0, dominated = 0;
+    bool deferHere = false, upperWanted = false; // the bounds, for later vertices to defer
+    // What the group's components add up to (for {u} alone: nothing).
+    struct Parts {
+        double best = 0;           // Σ best_: the first vertex's own cost is added once known
+        int64_t lowerBits = 0;     // Σ lower bounds
+        int64_t ofmap = 0;         // Σ output elements: the components' outputs stay outputs
+        int64_t weights = 0;       // Σ weights
+        int64_t upper = 0;         // Σ upper_
+        int64_t rows = 1;          // the most rows one of them reads of an outside tensor
+        int32_t oh = 1;            // the largest O_h of their outputs
+        int32_t minLo = INT32_MAX; // the fewest smallest-tile rows among them
+        bool hopeless = false;     // one is hopeless, or their lower bounds exceed the buffer
+    };
+    // `prod`: the components' outside producers.
     auto addGroup = [&](LayerId first, int size, const uint64_t* m, const uint64_t* d,
-                        const uint64_t* a, const uint64_t* nb, bool partHopeless, double parts) {
+                        const uint64_t* a, const uint64_t* nb, const uint64_t* prod,
+                        const Parts& parts) {
         const auto id = uint32_t(size_.size());
         const size_t at = bits_.size();
-        bits_.resize(at + 4 * W);
+        bits_.resize(at + kFields * W);
         uint64_t* out = &bits_[at];
         std::copy(m, m + W, out);
         std::copy(d, d + W, out + W);
         std::copy(a, a + W, out + 2 * W);
         std::copy(nb, nb + W, out + 3 * W);
+        const uint64_t* up = row(pred, first);
+        bool uOut = true, anyCompute = false;
+        for (size_t k = 0; k < W; ++k) {
+            out[4 * W + k] = (up[k] | prod[k]) & ~m[k]; // outside producers
+            uOut = uOut && (row(succ, first)[k] & ~m[k]) == 0;
+            anyCompute = anyCompute || (compute[k] & m[k]) != 0;
+        }
+        // `first` is an output unless all its successors are members (and it has some).
+        uOut = !uOut || net.successors(first).empty();
         size_.push_back(size);
         cost_.push_back(std::numeric_limits<double>::infinity());
-        hopeless_.push_back(partHopeless);
+        hopeless_.push_back(parts.hopeless);
         lowerBound_.push_back(0);
-        best_.push_back(parts);
+        best_.push_back(parts.best);
         byMin_[size_t(first)].push_back(id);
-        if (partHopeless) {
+        int64_t ofmap = 0, weights = 0, upper = std::numeric_limits<int64_t>::max(), upperRows = 0;
+        int32_t oh = 1;
+        bool deferNow = false;
+        if (defer) {
+            const size_t f = size_t(first);
+            ofmap = satAdd(parts.ofmap, uOut ? defer->elems[f] : 0);
+            weights = satAdd(parts.weights, defer->weights[f]);
+            oh = std::max<int32_t>(parts.oh, uOut ? int32_t(defer->rows[f]) : 1);
+            // The components keep their extents at the group's smallest tile when it has as
+            // many rows as theirs: their consumers and outputs are the same, and the widths
+            // are whole at every output. Then their operators' bounds hold inside the group.
+            // The first vertex holds the rows its consumers read of it (at least min(lo, O_h)
+            // as an output), and reads some rows of its inputs; every outside tensor is read
+            // at no more rows than the most any component or the first vertex reads of one.
+            const int64_t lo = std::min<int64_t>(defer->tile_rows, oh);
+            if (deferHere && size > 1 && !parts.hopeless && anyCompute && parts.minLo == lo) {
+                const size_t f = size_t(first);
+                const int64_t H = std::max<int64_t>(defer->rows[f], 1);
+                const int64_t rowsU = std::min(H, std::max(parts.rows, uOut ? lo : 1));
+                const int64_t ops = satAdd(
+                    parts.upper, defer->compute[f]
+                                     ? satMul(satMul(defer->elems[f] / H, rowsU), defer->act_bits)
+                                     : 0);
+                const int64_t rows = std::max(parts.rows, defer->rows_read(first, rowsU));
+                int64_t outside = 0; // elements
+                for (size_t k = 0; k < W; ++k)
+                    for (uint64_t x = out[4 * W + k]; x; x &= x - 1) {
+                        const size_t p = k * 64 + size_t(std::countr_zero(x));
+                        const int64_t Hp = std::max<int64_t>(defer->rows[p], 1);
+                        outside = satAdd(outside, satMul(defer->elems[p] / Hp, std::min(rows, Hp)));
+                    }
+                deferNow = satAdd(ops, satMul(outside, defer->act_bits)) <= rules.capacity_bits;
+                if (deferNow) {
+                    upper = ops;
+                    upperRows = rows;
+                }
+            }
+        }
+        ofmap_.push_back(ofmap);
+        weights_.push_back(weights);
+        upper_.push_back(upper);
+        upperRows_.push_back(upperRows);
+        oh_.push_back(oh);
+        deferred_.push_back(deferNow);
+        if (parts.hopeless) {
             ++byBound_; // it holds a hopeless group: invalid, not costed
+        } else if (deferNow) {
+            // Valid and not hopeless: its fmaps fit at the smallest tile whatever its ISOA
+            // decision. Its parts' lower bounds hold for it (and {first}'s, added below).
+            ++deferredCount_;
+            lowerBound_[id] = parts.lowerBits;
+            cost_[id] = double(satAdd(satAdd(sumOver(out + 4 * W, defer->elems), ofmap), weights));
         } else if (size == 1) {
             std::vector<LayerId>& members = perThread[0].members;
             bitsToIds(m, W, members);
             const OptimusGroupClass c =
-                classify(members, 0, std::numeric_limits<double>::infinity());
+                classify(members, 0, std::numeric_limits<double>::infinity(), upperWanted);
             cost_[id] = alone = c.cost;
             hopeless_[id] = c.hopeless;
             lowerBound_[id] = c.lower_bound_bits;
+            upper_[id] = c.upper_bound_bits;
+            upperRows_[id] = c.upper_rows;
+            aloneBits = c.lower_bound_bits;
         } else {
-            pending.push_back({id, alone + parts});
+            pending.push_back({id, alone + parts.best, upperWanted});
             if (streaming && pending.size() % 8 == 0) sharer->publish(pending.size());
         }
     };
-    auto classifyRange = [&](size_t from, size_t to, int thread) {
-        std::vector<LayerId>& members = perThread[thread > 0].members;
-        std::vector<Found>& out = perThread[thread > 0].found;
-        for (size_t k = from; k < to; ++k) {
-            const Pending p = pending[k];
-            bitsToIds(bits(p.g), W, members);
-            out.push_back({p.g, classify(members, thread, p.split)});
-        }
-    };
-    BatchSharer sharerOn(rules.threads > 1, classifyRange);
-    sharer = &sharerOn;
     auto classifyPending = [&](LayerId u) {
         if (streaming)
             sharerOn.close(pending.size());
@@ -299,6 +442,8 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                 cost_[f.g] = f.c.cost;
                 hopeless_[f.g] = f.c.hopeless;
                 lowerBound_[f.g] = f.c.lower_bound_bits;
+                upper_[f.g] = f.c.upper_bound_bits;
+                upperRows_[f.g] = f.c.upper_rows;
             }
             t.found.clear();
         }
@@ -306,7 +451,14 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             if (cost_[g] < std::numeric_limits<double>::infinity()) valid_[size_t(u)].push_back(g);
             split_.push_back(size_[g] == 1 ? std::numeric_limits<double>::infinity()
                                            : alone + best_[g]);
-            best_[g] = std::min(cost_[g], split_[g]);
+            if (size_[g] > 1 && !deferred_[g] &&
+                cost_[g] < std::numeric_limits<double>::infinity()) {
+                ++costedValid;
+                dominated += cost_[g] > split_[g];
+            }
+            // A deferred group's cost is not known yet: its split is what is known.
+            best_[g] = deferred_[g] ? split_[g] : std::min(cost_[g], split_[g]);
+            if (deferred_[g]) lowerBound_[g] = satAdd(lowerBound_[g], aloneBits);
         }
         pending.clear();
     };
@@ -332,12 +484,17 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         }
         const auto& succ = net.successors(u);
         const bool fanOut = rules.fan_out_all_or_none && succ.size() >= 2;
+        const bool fewDominated =
+            defer && double(dominated) <= defer->max_dominated * double(costedValid);
+        deferHere = fewDominated && costedValid >= defer->sample;
+        upperWanted = defer && (costedValid < defer->sample || fewDominated);
         {
             std::vector<uint64_t> m(W, 0), nb(W);
             setBit(m.data(), u);
             for (size_t k = 0; k < W; ++k)
                 nb[k] = row(adj, u)[k] & ~m[k];
-            addGroup(u, 1, m.data(), row(desc, u), row(anc, u), nb.data(), false, 0);
+            const std::vector<uint64_t> none(W, 0);
+            addGroup(u, 1, m.data(), row(desc, u), row(anc, u), nb.data(), none.data(), Parts{});
         }
         // Components: formed groups holding a successor of u (their first vertex lies between
         // u and that successor), each listed under the first successor of u it holds so that
@@ -364,18 +521,20 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                     if (!earlier) owned[i].push_back(g);
                 }
         // Per depth (number of components chosen): members, descendants, ancestors, the
-        // components' vertices and their neighbours.
-        std::vector<uint64_t> st((heads.size() + 1) * 5 * W, 0);
-        auto at = [&](size_t depth, size_t field) { return &st[(depth * 5 + field) * W]; };
+        // components' vertices, their neighbours and their outside producers.
+        constexpr size_t kDepthFields = 6;
+        std::vector<uint64_t> st((heads.size() + 1) * kDepthFields * W, 0);
+        auto at = [&](size_t depth, size_t field) {
+            return &st[(depth * kDepthFields + field) * W];
+        };
         setBit(at(0, 0), u);
         std::copy(row(desc, u), row(desc, u) + W, at(0, 1));
         std::copy(row(anc, u), row(anc, u) + W, at(0, 2));
         std::vector<uint64_t> nb(W);
         int size = 1, maxSize = rules.max_size;
-        bool anyHopeless = false, overflow = false, countOnly = false;
+        bool overflow = false, countOnly = false;
         int64_t counted = 0;
-        int64_t lowerBits = 0; // Σ of the chosen components' lower bounds
-        double parts = 0;      // Σ of their cheapest partitions
+        Parts parts; // of the chosen components
         auto rec = [&](auto&& self, size_t i, size_t depth) -> void {
             if (cancelled_ || overflow) return;
             const uint64_t* cm = at(depth, 0);
@@ -392,7 +551,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                 if (countOnly) return;
                 for (size_t k = 0; k < W; ++k)
                     nb[k] = (at(depth, 4)[k] | row(adj, u)[k]) & ~cm[k];
-                addGroup(u, size, cm, at(depth, 1), at(depth, 2), nb.data(), anyHopeless, parts);
+                addGroup(u, size, cm, at(depth, 1), at(depth, 2), nb.data(), at(depth, 5), parts);
                 return;
             }
             if (testBit(at(depth, 3), heads[i])) { // already in a chosen component
@@ -406,7 +565,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                 if (maxSize > 0 && size + size_[g] > maxSize) continue;
                 // Disjoint components' lower bounds add up: beyond the buffer, this group
                 // and every group holding it are invalid.
-                const int64_t bound = satAdd(lowerBits, lowerBound_[g]);
+                const int64_t bound = satAdd(parts.lowerBits, lowerBound_[g]);
                 const bool tooBig = bound > rules.capacity_bits;
                 if (tooBig && rules.prune_hopeless) continue;
                 uint64_t* nm = at(depth + 1, 0);
@@ -425,19 +584,25 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                 for (size_t k = 0; k < W; ++k) {
                     at(depth + 1, 3)[k] = at(depth, 3)[k] | gm[k];
                     at(depth + 1, 4)[k] = at(depth, 4)[k] | gm[3 * W + k];
+                    at(depth + 1, 5)[k] = at(depth, 5)[k] | gm[4 * W + k];
                 }
-                const bool wasHopeless = anyHopeless;
-                const int64_t wasBits = lowerBits;
-                const double wasParts = parts;
-                anyHopeless = anyHopeless || hopeless_[g] || tooBig;
-                lowerBits = bound;
-                parts += best_[g];
+                const Parts was = parts;
+                parts.hopeless = parts.hopeless || hopeless_[g] || tooBig;
+                parts.lowerBits = bound;
+                parts.best += best_[g];
+                if (defer) {
+                    parts.ofmap = satAdd(parts.ofmap, ofmap_[g]);
+                    parts.weights = satAdd(parts.weights, weights_[g]);
+                    parts.upper = satAdd(parts.upper, upper_[g]);
+                    parts.rows = std::max(parts.rows, upperRows_[g]);
+                    parts.oh = std::max(parts.oh, oh_[g]);
+                    parts.minLo = std::min<int32_t>(
+                        parts.minLo, int32_t(std::min<int64_t>(defer->tile_rows, oh_[g])));
+                }
                 size += size_[g];
                 self(self, i + 1, depth + 1);
                 size -= size_[g];
-                parts = wasParts;
-                anyHopeless = wasHopeless;
-                lowerBits = wasBits;
+                parts = was;
             }
         };
         // The bound: when u's groups would exceed its share, form only those of up to the
@@ -445,9 +610,14 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         const size_t mark = size_.size(), pendingMark = pending.size();
         const int64_t byBoundMark = byBound_;
         auto rollback = [&] {
-            bits_.resize(mark * 4 * W);
+            bits_.resize(mark * kFields * W);
             size_.resize(mark);
             cost_.resize(mark);
+            deferredCount_ -= std::count(deferred_.begin() + ptrdiff_t(mark), deferred_.end(), 1);
+            for (auto* v : {&ofmap_, &weights_, &upper_, &upperRows_})
+                v->resize(mark);
+            oh_.resize(mark);
+            deferred_.resize(mark);
             hopeless_.resize(mark);
             lowerBound_.resize(mark);
             best_.resize(mark);
@@ -475,8 +645,8 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         most = std::min<uint64_t>(most, uint64_t(allowance)); // it forms no more than that
         if (sharerOn.shared() && most >= 16 && most <= kMaxStreamed) {
             const size_t groups = size_.size() + size_t(most);
-            if (bits_.capacity() < groups * 4 * W)
-                bits_.reserve(std::max(groups * 4 * W, 2 * bits_.capacity()));
+            if (bits_.capacity() < groups * kFields * W)
+                bits_.reserve(std::max(groups * kFields * W, 2 * bits_.capacity()));
             if (pending.capacity() < pending.size() + size_t(most))
                 pending.reserve(std::max(pending.size() + size_t(most), 2 * pending.capacity()));
             sharerOn.open();

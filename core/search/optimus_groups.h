@@ -34,9 +34,33 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <vector>
 
 namespace lf {
+
+// Deferred costs (docs/model-notes.md, "Optimus deferred costs"): what a group formed from
+// components needs of the network to bound, without its members, Optimus Eq. 4's fmaps and
+// Optimus Eq. 3's cost. A group whose fmaps at its smallest tile are bounded within the
+// buffer whatever its ISOA decision is valid and not hopeless, so it need not be costed
+// while the space is formed: it is formed "deferred", and costed by resolve() when the DP
+// first needs its exact cost.
+struct OptimusDeferral {
+    std::vector<int64_t> elems;   // by layer: output elements
+    std::vector<int64_t> weights; // by layer: weight elements (Optimus Eq. 3's Σ|param|)
+    std::vector<int64_t> rows;    // by layer: output rows O_h
+    std::vector<char> compute;    // by layer: an operator (a group needs one to be valid)
+    int64_t act_bits = 16;
+    int64_t tile_rows = 1; // T_h: a group's smallest tile has min(T_h, O_h) rows
+    // When to defer. Deferring pays when the DP needs few exact costs. Where many groups cost
+    // more than their split (large streamed weights) it needs most of them, and their order
+    // by the lower bound is a poor guide: a vertex defers only once `sample` groups were
+    // costed and at most `max_dominated` of them cost more than their split.
+    int64_t sample = 64;
+    double max_dominated = 0.1;
+    // Rows of its inputs a layer reads to produce `rows` rows (Optimus §5.2's R(l − 1, t)).
+    std::function<int64_t(LayerId, int64_t rows)> rows_read;
+};
 
 struct OptimusGroupRules {
     std::vector<char> vertex;         // by LayerId: may be in a group (fusible compute or concat)
@@ -47,6 +71,9 @@ struct OptimusGroupRules {
     int64_t capacity_bits = std::numeric_limits<int64_t>::max(); // for the lower bounds
     int64_t max_groups = 0;            // > 0: the budget of groups formed in all
     int64_t max_groups_per_vertex = 0; // > 0: groups one vertex may form
+    // Set: groups the deferral bounds within the buffer are formed deferred (see above); the
+    // classifier must then give upper_bound_bits for every group it classifies.
+    const OptimusDeferral* deferral = nullptr;
 };
 
 struct OptimusGroupClass {
@@ -55,6 +82,11 @@ struct OptimusGroupClass {
     // A lower bound of the buffer (bits) that every group holding this one needs for this
     // one's own operators: bounds of disjoint groups add up.
     int64_t lower_bound_bits = 0;
+    // With a deferral, for a valid group: at most what any group holding it with as many
+    // smallest-tile rows (min(T_h, O_h)) needs for its operators at that tile under any ISOA
+    // decision, in bits; and the most rows it reads there of an outside tensor.
+    int64_t upper_bound_bits = std::numeric_limits<int64_t>::max();
+    int64_t upper_rows = 0;
 };
 
 // A vertex whose groups were limited by the bounds.
@@ -66,16 +98,19 @@ struct OptimusVertexLimit {
 
 class OptimusGroupSpace {
   public:
-    // Called with the members, the index of the calling thread (< rules.threads) and the
-    // group's split() (infinite for a single vertex); calls on different threads run at the
-    // same time. A group that costs more than its split is never the cheapest way to cover
-    // its vertices, so for such a group the class may give any cost above the split instead
-    // of the exact one.
+    // Called with the members, the index of the calling thread (< rules.threads), the
+    // group's split() (infinite for a single vertex) and whether upper_bound_bits is wanted
+    // (else it may be left out); calls on different threads run at the same time. A group
+    // that costs more than its split is never the cheapest way to cover its vertices, so for
+    // such a group the class may give any cost above the split instead of the exact one.
     using Classify = std::function<OptimusGroupClass(const std::vector<LayerId>& members,
-                                                     int thread, double split)>;
+                                                     int thread, double split, bool upper)>;
     // `cancelled` is polled between vertices; a cancelled space is incomplete.
     OptimusGroupSpace(const Network& net, const OptimusGroupRules& rules, const Classify& classify,
                       const std::function<bool()>& cancelled = {});
+    ~OptimusGroupSpace();
+    OptimusGroupSpace(const OptimusGroupSpace&) = delete;
+    OptimusGroupSpace& operator=(const OptimusGroupSpace&) = delete;
 
     static constexpr int64_t kMinShare = 32; // groups a vertex may always form
     // Vertices that may form more groups than this are classified after forming them all.
@@ -90,25 +125,55 @@ class OptimusGroupSpace {
     std::vector<LayerId> members(size_t g) const;
     int size(size_t g) const { return size_[g]; }
     // The cost of g; for a group that costs more than split(g), perhaps only some cost above
-    // its split (see Classify).
+    // its split (see Classify). For a deferred group not yet resolved, a lower bound of it:
+    // its outside inputs, outputs and weights once each (Optimus Eq. 3 with one sub-group).
     double cost(size_t g) const { return cost_[g]; }
+    // Whether the space was formed with a deferral; then Σ of g's members' weights
+    // (OptimusDeferral::weights), else 0.
+    bool deferring() const { return deferring_; }
+    int64_t weights(size_t g) const { return weights_[g]; }
+    // Whether g's cost is still only that lower bound (a deferred group is always valid).
+    bool deferred(size_t g) const { return deferred_[g] != 0; }
+    // Costs a deferred group (on the calling thread, as thread 0 of the classifier) and
+    // returns its cost; for any other group returns cost(g).
+    double resolve(size_t g);
+    // Costs the deferred ones of `groups`, on the classifier's threads.
+    void resolve(const std::vector<uint32_t>& groups);
+    // Groups formed deferred, and of those resolved so far.
+    int64_t deferredCount() const { return deferredCount_; }
+    int64_t resolvedCount() const { return resolvedCount_; }
     // The cost of one partition of g that is not g itself: its first vertex alone and each of
     // the components it was formed from split as cheaply as found (infinite for a single
     // vertex). A group that costs more is never the cheapest way to cover its vertices.
     double split(size_t g) const { return split_[g]; }
     // Valid groups (finite cost) whose first (smallest) vertex is `v`, {v} first.
     const std::vector<uint32_t>& validStartingAt(LayerId v) const { return valid_[size_t(v)]; }
-    const uint64_t* bits(size_t g) const { return &bits_[g * 4 * words_]; }
+    // Per group: members, descendants, ancestors, neighbours and outside producers, one
+    // bitset each.
+    const uint64_t* bits(size_t g) const { return &bits_[g * kFields * words_]; }
     // Whether group g lies inside the vertex set `set` (a bitset over layer ids).
     bool within(size_t g, const uint64_t* set) const;
     size_t words() const { return words_; }
     bool cancelled() const { return cancelled_; }
 
+    static constexpr size_t kFields = 5; // bitsets per group (see bits())
+
   private:
     size_t words_ = 0;
-    std::vector<uint64_t> bits_; // per group: members, descendants, ancestors, neighbours
+    std::vector<uint64_t> bits_; // per group: kFields bitsets
     std::vector<int32_t> size_;
     std::vector<double> cost_;
+    // Per group, for deferral: its output elements, weights, Optimus Eq. 4 bound (bits, see
+    // OptimusGroupClass::upper_bound_bits), the largest O_h of its outputs; deferred or not.
+    std::vector<int64_t> ofmap_, weights_, upper_, upperRows_;
+    std::vector<int32_t> oh_;
+    std::vector<char> deferred_;
+    int64_t deferredCount_ = 0, resolvedCount_ = 0;
+    bool deferring_ = false;
+    Classify classify_; // kept for resolve()
+    struct Work;
+    std::unique_ptr<Work> work_; // the classifier's threads and scratch
+    void classifyRange(size_t from, size_t to, int thread);
     std::vector<char> hopeless_;
     std::vector<int64_t> lowerBound_;
     std::vector<double> best_, split_; // cheapest partition found; split() (by group)

@@ -31,6 +31,8 @@ nlohmann::ordered_json optimusReportJson(const Network& net, const OptimusFuserO
     j["seconds"] = r.seconds;
     j["operators"] = r.operators;
     j["groups_evaluated"] = r.groups_evaluated;
+    j["groups_deferred"] = r.groups_deferred;
+    j["deferred_costed"] = r.deferred_costed;
     j["groups_in_scheme"] = r.groups.size();
     j["largest_vertex_share"] = r.largest_vertex_share;
     j["subproblems"] = r.subproblems;

@@ -12,7 +12,10 @@
 //    solution) has no feasible group among all the groups that hold it and none of the
 //    consumers it feeds outside — the claim the DP prunes by, checked directly. The coster
 //    before failed it: it counted a joined concat as an ISOA operator that forces its readers
-//    off (random DAG trial 65 below).
+//    off (random DAG trial 65 below);
+//  - every group the space defers on the coster's upper bounds (OptimusDeferral) is valid and
+//    not hopeless, its lower bound is no more than its cost, and costed later it gets the
+//    cost the coster gives it directly.
 #include "reference_optimus_coster.h"
 #include "test_support.h"
 
@@ -24,6 +27,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <random>
 #include <sstream>
 #include <string>
@@ -74,54 +78,55 @@ Compared compare(const Network& net, const Hardware& hw, int64_t capBits, int ma
             b[size_t(v) / 64] |= uint64_t(1) << (v % 64);
         return b;
     };
-    const OptimusGroupSpace space(net, rules, [&](const std::vector<LayerId>& m, int, double) {
-        const OptimusCoster::Cost a = now.cost(m), b = before.cost(m);
-        ++r.groups;
-        r.feasible += b.feasible;
-        r.hopeless += a.hopeless;
-        r.tighter += a.hopeless && !b.hopeless;
-        r.streamed += b.feasible && !b.weights_resident;
-        if (a.hopeless) {
-            // With the consumers it feeds outside (a larger group the DP forms from it keeps
-            // them outside: it adds producers and parts it does not touch).
-            std::vector<LayerId> below;
-            for (LayerId v : m)
-                for (LayerId c : net.successors(v))
-                    if (!std::binary_search(m.begin(), m.end(), c)) below.push_back(c);
-            hopelessSets.push_back(bits(m));
-            hopelessBelow.push_back(bits(below));
-        }
-        if (b.feasible && m.size() > 1) feasibleSets.push_back(bits(m));
-        // A group that fits bounds the groups holding it by its operators at min(T_c, C_out),
-        // no more than the bound before.
-        const bool sameBound =
-            a.hopeless || (a.feasible ? a.lower_bound_bits <= b.lower_bound_bits
-                                      : a.lower_bound_bits == b.lower_bound_bits);
-        const bool same = a.memory_cost == b.memory_cost && a.feasible == b.feasible &&
-                          a.weights_resident == b.weights_resident && sameBound;
-        bool sameFmap = true;
-        for (int64_t t : {1, 3, 8})
-            sameFmap = sameFmap && now.fmapAt(m, t, t + 1) == before.fmapAt(m, t, t + 1);
-        // Under a ceiling: the exact cost when it is within it, else a cost above it.
-        bool ceilingKept = true;
-        if (b.feasible)
-            for (int64_t ceiling : {b.memory_cost, b.memory_cost - 1, b.memory_cost / 2,
-                                    b.memory_cost - b.memory_cost / 8, int64_t(0)}) {
-                const int64_t got = now.cost(m, ceiling).memory_cost;
-                ceilingKept = ceilingKept &&
-                              (b.memory_cost <= ceiling ? got == b.memory_cost
-                                                        : got > ceiling && got <= b.memory_cost);
-                r.aboveCeiling += b.memory_cost > ceiling;
+    const OptimusGroupSpace space(
+        net, rules, [&](const std::vector<LayerId>& m, int, double, bool) {
+            const OptimusCoster::Cost a = now.cost(m), b = before.cost(m);
+            ++r.groups;
+            r.feasible += b.feasible;
+            r.hopeless += a.hopeless;
+            r.tighter += a.hopeless && !b.hopeless;
+            r.streamed += b.feasible && !b.weights_resident;
+            if (a.hopeless) {
+                // With the consumers it feeds outside (a larger group the DP forms from it keeps
+                // them outside: it adds producers and parts it does not touch).
+                std::vector<LayerId> below;
+                for (LayerId v : m)
+                    for (LayerId c : net.successors(v))
+                        if (!std::binary_search(m.begin(), m.end(), c)) below.push_back(c);
+                hopelessSets.push_back(bits(m));
+                hopelessBelow.push_back(bits(below));
             }
-        if (!same || !sameFmap || !ceilingKept) {
-            if (r.differing++ == 0)
-                r.first = describe(m, a, b) + (sameFmap ? "" : ", fmap differs") +
-                          (ceilingKept ? "" : ", not kept under a ceiling");
-        }
-        OptimusGroupClass c;
-        c.cost = 1;
-        return c;
-    });
+            if (b.feasible && m.size() > 1) feasibleSets.push_back(bits(m));
+            // A group that fits bounds the groups holding it by its operators at min(T_c, C_out),
+            // no more than the bound before.
+            const bool sameBound =
+                a.hopeless || (a.feasible ? a.lower_bound_bits <= b.lower_bound_bits
+                                          : a.lower_bound_bits == b.lower_bound_bits);
+            const bool same = a.memory_cost == b.memory_cost && a.feasible == b.feasible &&
+                              a.weights_resident == b.weights_resident && sameBound;
+            bool sameFmap = true;
+            for (int64_t t : {1, 3, 8})
+                sameFmap = sameFmap && now.fmapAt(m, t, t + 1) == before.fmapAt(m, t, t + 1);
+            // Under a ceiling: the exact cost when it is within it, else a cost above it.
+            bool ceilingKept = true;
+            if (b.feasible)
+                for (int64_t ceiling : {b.memory_cost, b.memory_cost - 1, b.memory_cost / 2,
+                                        b.memory_cost - b.memory_cost / 8, int64_t(0)}) {
+                    const int64_t got = now.cost(m, ceiling).memory_cost;
+                    ceilingKept = ceilingKept && (b.memory_cost <= ceiling
+                                                      ? got == b.memory_cost
+                                                      : got > ceiling && got <= b.memory_cost);
+                    r.aboveCeiling += b.memory_cost > ceiling;
+                }
+            if (!same || !sameFmap || !ceilingKept) {
+                if (r.differing++ == 0)
+                    r.first = describe(m, a, b) + (sameFmap ? "" : ", fmap differs") +
+                              (ceilingKept ? "" : ", not kept under a ceiling");
+            }
+            OptimusGroupClass c;
+            c.cost = 1;
+            return c;
+        });
     for (size_t i = 0; i < hopelessSets.size(); ++i)
         for (const auto& f : feasibleSets) {
             const auto &h = hopelessSets[i], &below = hopelessBelow[i];
@@ -184,6 +189,81 @@ std::string randomDag(std::mt19937& rng, int n) {
     return y;
 }
 
+struct Deferred {
+    int64_t groups = 0, deferred = 0, wrong = 0;
+    std::string first;
+};
+
+// The group space of `net` with every group it can defer deferred (no sample, any share of
+// dominated groups), on two threads; then every deferred group checked and costed, half one by
+// one and half in batches.
+Deferred checkDeferred(const Network& net, const Hardware& hw, int64_t capBits, int64_t budget) {
+    OptimusGroupRules rules;
+    rules.vertex.assign(size_t(net.size()), 0);
+    for (LayerId id = 0; id < net.size(); ++id)
+        rules.vertex[size_t(id)] = net.layer(id).type != LayerType::input;
+    rules.capacity_bits = capBits;
+    rules.max_groups = budget;
+    rules.threads = 2;
+    OptimusDeferral d = optimusDeferral(net, hw);
+    d.sample = 0;
+    d.max_dominated = 1;
+    rules.deferral = &d;
+    std::vector<OptimusCoster> costers(2, OptimusCoster(net, hw, capBits));
+    for (OptimusCoster& c : costers)
+        c.setJoinable(rules.vertex);
+    OptimusCoster fresh = costers[0];
+    auto ceilingOf = [](double split) {
+        return split < 0x1p62 ? int64_t(std::floor(split)) : INT64_MAX;
+    };
+    OptimusGroupSpace space(
+        net, rules, [&](const std::vector<LayerId>& m, int thread, double split, bool upper) {
+            const OptimusCoster::Cost c = costers[size_t(thread)].cost(m, ceilingOf(split), upper);
+            OptimusGroupClass k;
+            k.hopeless = c.hopeless;
+            k.lower_bound_bits = c.lower_bound_bits;
+            k.upper_bound_bits = c.upper_bound_bits;
+            k.upper_rows = c.upper_rows;
+            if (c.feasible || m.size() == 1) k.cost = double(c.memory_cost);
+            return k;
+        });
+    Deferred r;
+    r.groups = int64_t(space.size());
+    std::vector<uint32_t> batch;
+    std::vector<std::pair<uint32_t, OptimusCoster::Cost>> expected;
+    auto settle = [&] {
+        space.resolve(batch);
+        for (const auto& [g, c] : expected)
+            if (space.deferred(g) || space.cost(g) != double(c.memory_cost)) {
+                if (r.wrong++ == 0)
+                    r.first = "batch: group " + std::to_string(g) + " costs " +
+                              std::to_string(space.cost(g)) + ", not " +
+                              std::to_string(c.memory_cost);
+            }
+        batch.clear();
+        expected.clear();
+    };
+    for (size_t g = 0; g < space.size(); ++g) {
+        if (!space.deferred(g)) continue;
+        ++r.deferred;
+        const std::vector<LayerId> m = space.members(g);
+        const OptimusCoster::Cost c = fresh.cost(m, ceilingOf(space.split(g)));
+        const double bound = space.cost(g);
+        const bool sound = c.feasible && !c.hopeless && bound <= double(c.memory_cost);
+        if (!sound && r.wrong++ == 0)
+            r.first = describe(m, c, c) + ", deferred with lower bound " + std::to_string(bound);
+        if (g % 2) {
+            batch.push_back(uint32_t(g));
+            expected.push_back({uint32_t(g), c});
+            if (batch.size() == 40) settle();
+        } else if (space.resolve(g) != double(c.memory_cost) && r.wrong++ == 0) {
+            r.first = describe(m, c, c) + ", resolved to " + std::to_string(space.cost(g));
+        }
+    }
+    settle();
+    return r;
+}
+
 } // namespace
 
 class TstOptimusCoster : public QObject {
@@ -223,6 +303,42 @@ class TstOptimusCoster : public QObject {
         QVERIFY(streamed > 1000);
         QVERIFY(tighter > 1000); // the tighter bound does prune more
         QVERIFY(above > 10000);
+    }
+
+    void deferredGroupsAreValid() {
+        int64_t deferred = 0;
+        for (const char* name : {"googlenet", "inceptionv3", "squeezenet1.0", "resnet50",
+                                 "mobilenetv2", "xception", "dmcnn-vd"})
+            for (const char* hwName : {"optimus-default", "optimus-config-5", "tso-nmp",
+                                       "hwff-config-1", "hwff-config-2"}) {
+                const Network net = test::bundledNetwork(name);
+                const Hardware hw = test::bundledHardware(hwName);
+                const Deferred r = checkDeferred(net, hw, hw.buffer.bytes * 8, 60000);
+                QVERIFY2(r.wrong == 0, qPrintable(QString("%1 on %2: %3 of %4 deferred; %5")
+                                                      .arg(name, hwName)
+                                                      .arg(r.wrong)
+                                                      .arg(r.deferred)
+                                                      .arg(QString::fromStdString(r.first))));
+                deferred += r.deferred;
+            }
+        QVERIFY(deferred > 50000);
+        std::mt19937 rng(20261127);
+        const Hardware hw = test::bundledHardware("hwff-config-1");
+        int64_t randomDeferred = 0;
+        for (int trial = 0; trial < 80; ++trial) {
+            const std::string yaml = randomDag(rng, 4 + int(rng() % 9));
+            const Network net = test::networkFromYaml(yaml);
+            const int64_t capBits =
+                8 * std::array<int64_t, 4>{1024, 4096, 16384, 65536}[size_t(trial % 4)];
+            const Deferred r = checkDeferred(net, hw, capBits, 0);
+            QVERIFY2(r.wrong == 0, qPrintable(QString("trial %1 (%2 bits): %3 in\n%4")
+                                                  .arg(trial)
+                                                  .arg(capBits)
+                                                  .arg(QString::fromStdString(r.first))
+                                                  .arg(QString::fromStdString(yaml))));
+            randomDeferred += r.deferred;
+        }
+        QVERIFY(randomDeferred > 200);
     }
 
     void equalsTheCosterBeforeOnRandomDags() {

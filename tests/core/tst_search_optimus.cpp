@@ -20,6 +20,7 @@
 #include <chrono>
 #include <limits>
 #include <random>
+#include <string>
 #include <thread>
 
 using namespace lf;
@@ -227,6 +228,47 @@ layers:
             }
     }
 
+    // Deferred costs (docs/model-notes.md, "Optimus deferred costs") change which groups are
+    // costed and the order the DP tries them in, not the optimum nor the group chosen on ties:
+    // the same scheme with and without, on one and on two threads, where nearly every group
+    // is deferred (large buffers), where few are (small ones) and where the bounds cut.
+    void deferringKeepsTheScheme() {
+        int64_t deferred = 0;
+        for (const char* name : {"googlenet", "inceptionv3", "resnet50", "squeezenet1.0"})
+            for (const char* hwName : {"optimus-default", "optimus-config-5", "tso-nmp",
+                                       "hwff-config-1", "hwff-config-2"}) {
+                const Network net = test::bundledNetwork(name);
+                const Hardware hw = test::bundledHardware(hwName);
+                OptimusFuserOptions eager;
+                eager.defer = false;
+                // Inception-v3 forms a million groups on large buffers: a smaller share.
+                if (std::string(name) == "inceptionv3") eager.max_groups_per_vertex = 2000;
+                OptimusFuserOptions lazy = eager, lazy2 = eager;
+                lazy.defer = lazy2.defer = true;
+                lazy.threads = 1;
+                lazy2.threads = 2;
+                const OptimusFuserResult a = optimusFuse(net, hw, eager);
+                const QString where = QString("%1 on %2").arg(name, hwName);
+                QCOMPARE(a.groups_deferred, int64_t(0));
+                for (const OptimusFuserOptions& o : {lazy, lazy2}) {
+                    const OptimusFuserResult b = optimusFuse(net, hw, o);
+                    QVERIFY2(a.cost == b.cost, qPrintable(where));
+                    QVERIFY2(a.groups == b.groups, qPrintable(where));
+                    QVERIFY2(a.complete == b.complete, qPrintable(where));
+                    QVERIFY2(b.deferred_costed <= b.groups_deferred, qPrintable(where));
+                    deferred += b.groups_deferred;
+                }
+            }
+        QVERIFY(deferred > 100000);
+        // GoogLeNet on a large buffer: nearly every group deferred, few of them costed.
+        const OptimusFuserResult g = optimusFuse(test::bundledNetwork("googlenet"),
+                                                 test::bundledHardware("hwff-config-2"), {});
+        QVERIFY2(g.groups_deferred > g.groups_evaluated * 3 / 4,
+                 qPrintable(QString("%1 of %2").arg(g.groups_deferred).arg(g.groups_evaluated)));
+        QVERIFY2(g.deferred_costed * 20 < g.groups_deferred,
+                 qPrintable(QString("%1 of %2").arg(g.deferred_costed).arg(g.groups_deferred)));
+    }
+
     // Vertices that outgrow their share are formed again under a size limit; with two threads
     // their groups are classified while they are formed, and what was classified for the
     // groups formed before the overflow must be dropped.
@@ -303,7 +345,7 @@ layers:
                 rules.max_size = 12;
                 int checked = 0;
                 const OptimusGroupSpace space(
-                    net, rules, [&](const std::vector<LayerId>& m, int, double) {
+                    net, rules, [&](const std::vector<LayerId>& m, int, double, bool) {
                         OptimusGroupClass c;
                         bool compute = false;
                         for (LayerId v : m)

@@ -92,11 +92,12 @@ ReferenceOptimus referenceOptimus(const Network& net, const Hardware& hw,
              (fusible.empty() || std::find(fusible.begin(), fusible.end(), t) != fusible.end()));
     }
     rules.prune_hopeless = false;
-    const OptimusGroupSpace space(net, rules, [&](const std::vector<LayerId>& m, int, double) {
-        OptimusGroupClass c;
-        c.cost = referenceGroupCost(net, hw, m);
-        return c;
-    });
+    const OptimusGroupSpace space(net, rules,
+                                  [&](const std::vector<LayerId>& m, int, double, bool) {
+                                      OptimusGroupClass c;
+                                      c.cost = referenceGroupCost(net, hw, m);
+                                      return c;
+                                  });
     Dp dp{net, {}, {}, {}};
     dp.byFirst.resize(size_t(net.size()));
     dp.alone.assign(size_t(net.size()), 0);

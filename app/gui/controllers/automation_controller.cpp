@@ -228,14 +228,15 @@ bool AutomationController::autoFuse(const AutoFuseSettings& settings) {
             const QString message =
                 tr("Auto-fuse: %n group(s)", nullptr, int(s.groups.size())) +
                 tr(", %1 fused · DRAM %2 → %3 accesses · energy %4 → %5 · Optimus DP %6 ms, %7 "
-                   "candidate groups")
+                   "candidate groups (%8 costed)")
                     .arg(fusedGroups(s))
                     .arg(qs(humanCount(double(before.totals.dram_accesses))),
                          qs(humanCount(double(after.totals.dram_accesses))),
                          qs(humanEnergy(before.totals.energy.total())),
                          qs(humanEnergy(after.totals.energy.total())))
                     .arg(r.seconds * 1000.0, 0, 'f', 2)
-                    .arg(r.groups_evaluated);
+                    .arg(r.groups_evaluated)
+                    .arg(r.groups_evaluated - r.groups_deferred + r.deferred_costed);
             const QString objective = objectiveTitle(settings.objective);
             return [this, searched, s, text, message, before, after, objective]() {
                 // Asked once the search and its progress dialog are done (a question under a
