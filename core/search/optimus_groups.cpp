@@ -219,12 +219,12 @@ void OptimusGroupSpace::resolve(const std::vector<uint32_t>& groups) {
     Work& w = *work_;
     w.pending.clear();
     for (uint32_t g : groups)
-        if (deferred_[g]) w.pending.push_back({g, split_[g], false});
+        if (info_[g].deferred) w.pending.push_back({g, split_[g], false});
     w.sharer.run(w.pending.size());
     for (Work::PerThread& t : w.perThread) {
         for (const Work::Found& f : t.found) {
-            cost_[f.g] = f.c.cost; // a deferred group is valid: finite
-            deferred_[f.g] = 0;
+            info_[f.g].cost = f.c.cost; // a deferred group is valid: finite
+            info_[f.g].deferred = false;
             ++resolvedCount_;
         }
         t.found.clear();
@@ -233,14 +233,14 @@ void OptimusGroupSpace::resolve(const std::vector<uint32_t>& groups) {
 }
 
 double OptimusGroupSpace::resolve(size_t g) {
-    if (!deferred_[g]) return cost_[g];
+    if (!info_[g].deferred) return info_[g].cost;
     std::vector<LayerId> members;
     bitsToIds(bits(g), words_, members);
     const OptimusGroupClass c = classify_(members, 0, split_[g], false);
-    cost_[g] = c.cost; // a deferred group is valid: finite
-    deferred_[g] = 0;
+    info_[g].cost = c.cost; // a deferred group is valid: finite
+    info_[g].deferred = false;
     ++resolvedCount_;
-    return cost_[g];
+    return info_[g].cost;
 }
 
 std::vector<LayerId> OptimusGroupSpace::members(size_t g) const {
@@ -262,6 +262,13 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     : classify_(classify) {
     const int32_t N = net.size();
     words_ = size_t(N + 63) / 64;
+    // Room for the groups the budget allows, up to a quarter million: address space, not
+    // memory, until they are formed, and no copying as they grow.
+    if (rules.max_groups > 0) {
+        const size_t room = size_t(std::min<int64_t>(rules.max_groups, int64_t(1) << 18));
+        info_.reserve(room);
+        bits_.reserve(room * kFields * words_);
+    }
     const size_t W = words_;
     byMin_.resize(size_t(N));
     valid_.resize(size_t(N));
@@ -288,17 +295,14 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     }
     const OptimusDeferral* defer = rules.deferral;
     deferring_ = defer != nullptr;
+    // With a deferral: by layer, elements per output row (C·W).
+    std::vector<int64_t> rowElems;
     if (defer)
-        for (LayerId v = 0; v < N; ++v)
+        for (LayerId v = 0; v < N; ++v) {
             if (defer->compute[size_t(v)]) setBit(compute.data(), v);
-    // Σ over a bitset of a per-layer amount.
-    auto sumOver = [&](const uint64_t* b, const std::vector<int64_t>& byLayer) {
-        int64_t t = 0;
-        for (size_t k = 0; k < W; ++k)
-            for (uint64_t x = b[k]; x; x &= x - 1)
-                t = satAdd(t, byLayer[k * 64 + size_t(std::countr_zero(x))]);
-        return t;
-    };
+            rowElems.push_back(defer->elems[size_t(v)] /
+                               std::max<int64_t>(defer->rows[size_t(v)], 1));
+        }
     auto isVertex = [&](LayerId v) {
         return size_t(v) < rules.vertex.size() && rules.vertex[size_t(v)];
     };
@@ -326,7 +330,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     bool deferHere = false, upperWanted = false; // the bounds, for later vertices to defer
     // What the group's components add up to (for {u} alone: nothing).
     struct Parts {
-        double best = 0;           // Σ best_: the first vertex's own cost is added once known
+        double best = 0;           // Σ best: the first vertex's own cost is added once known
         int64_t lowerBits = 0;     // Σ lower bounds
         int64_t ofmap = 0;         // Σ output elements: the components' outputs stay outputs
         int64_t weights = 0;       // Σ weights
@@ -340,7 +344,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     auto addGroup = [&](LayerId first, int size, const uint64_t* m, const uint64_t* d,
                         const uint64_t* a, const uint64_t* nb, const uint64_t* prod,
                         const Parts& parts) {
-        const auto id = uint32_t(size_.size());
+        const auto id = uint32_t(info_.size());
         const size_t at = bits_.size();
         bits_.resize(at + kFields * W);
         uint64_t* out = &bits_[at];
@@ -357,13 +361,9 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         }
         // `first` is an output unless all its successors are members (and it has some).
         uOut = !uOut || net.successors(first).empty();
-        size_.push_back(size);
-        cost_.push_back(std::numeric_limits<double>::infinity());
-        hopeless_.push_back(parts.hopeless);
-        lowerBound_.push_back(0);
-        best_.push_back(parts.best);
         byMin_[size_t(first)].push_back(id);
-        int64_t ofmap = 0, weights = 0, upper = std::numeric_limits<int64_t>::max(), upperRows = 0;
+        int64_t ofmap = 0, weights = 0, upper = std::numeric_limits<int64_t>::max(), upperRows = 0,
+                ifmap = 0;
         int32_t oh = 1;
         bool deferNow = false;
         if (defer) {
@@ -379,20 +379,19 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             // at no more rows than the most any component or the first vertex reads of one.
             const int64_t lo = std::min<int64_t>(defer->tile_rows, oh);
             if (deferHere && size > 1 && !parts.hopeless && anyCompute && parts.minLo == lo) {
-                const size_t f = size_t(first);
                 const int64_t H = std::max<int64_t>(defer->rows[f], 1);
                 const int64_t rowsU = std::min(H, std::max(parts.rows, uOut ? lo : 1));
                 const int64_t ops = satAdd(
-                    parts.upper, defer->compute[f]
-                                     ? satMul(satMul(defer->elems[f] / H, rowsU), defer->act_bits)
-                                     : 0);
+                    parts.upper,
+                    defer->compute[f] ? satMul(satMul(rowElems[f], rowsU), defer->act_bits) : 0);
                 const int64_t rows = std::max(parts.rows, defer->rows_read(first, rowsU));
                 int64_t outside = 0; // elements
                 for (size_t k = 0; k < W; ++k)
                     for (uint64_t x = out[4 * W + k]; x; x &= x - 1) {
                         const size_t p = k * 64 + size_t(std::countr_zero(x));
-                        const int64_t Hp = std::max<int64_t>(defer->rows[p], 1);
-                        outside = satAdd(outside, satMul(defer->elems[p] / Hp, std::min(rows, Hp)));
+                        outside =
+                            satAdd(outside, satMul(rowElems[p], std::min(rows, defer->rows[p])));
+                        ifmap = satAdd(ifmap, defer->elems[p]);
                     }
                 deferNow = satAdd(ops, satMul(outside, defer->act_bits)) <= rules.capacity_bits;
                 if (deferNow) {
@@ -401,30 +400,35 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                 }
             }
         }
-        ofmap_.push_back(ofmap);
-        weights_.push_back(weights);
-        upper_.push_back(upper);
-        upperRows_.push_back(upperRows);
-        oh_.push_back(oh);
-        deferred_.push_back(deferNow);
+        Info& info = info_.emplace_back();
+        info.cost = std::numeric_limits<double>::infinity();
+        info.best = parts.best;
+        info.ofmap = ofmap;
+        info.weights = weights;
+        info.upper = upper;
+        info.upperRows = upperRows;
+        info.size = size;
+        info.oh = oh;
+        info.hopeless = parts.hopeless;
+        info.deferred = deferNow;
         if (parts.hopeless) {
             ++byBound_; // it holds a hopeless group: invalid, not costed
         } else if (deferNow) {
             // Valid and not hopeless: its fmaps fit at the smallest tile whatever its ISOA
             // decision. Its parts' lower bounds hold for it (and {first}'s, added below).
             ++deferredCount_;
-            lowerBound_[id] = parts.lowerBits;
-            cost_[id] = double(satAdd(satAdd(sumOver(out + 4 * W, defer->elems), ofmap), weights));
+            info_[id].lowerBound = parts.lowerBits;
+            info_[id].cost = double(satAdd(satAdd(ifmap, ofmap), weights));
         } else if (size == 1) {
             std::vector<LayerId>& members = perThread[0].members;
             bitsToIds(m, W, members);
             const OptimusGroupClass c =
                 classify(members, 0, std::numeric_limits<double>::infinity(), upperWanted);
-            cost_[id] = alone = c.cost;
-            hopeless_[id] = c.hopeless;
-            lowerBound_[id] = c.lower_bound_bits;
-            upper_[id] = c.upper_bound_bits;
-            upperRows_[id] = c.upper_rows;
+            info_[id].cost = alone = c.cost;
+            info_[id].hopeless = c.hopeless;
+            info_[id].lowerBound = c.lower_bound_bits;
+            info_[id].upper = c.upper_bound_bits;
+            info_[id].upperRows = c.upper_rows;
             aloneBits = c.lower_bound_bits;
         } else {
             pending.push_back({id, alone + parts.best, upperWanted});
@@ -439,26 +443,27 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         streaming = false;
         for (PerThread& t : perThread) {
             for (const Found& f : t.found) {
-                cost_[f.g] = f.c.cost;
-                hopeless_[f.g] = f.c.hopeless;
-                lowerBound_[f.g] = f.c.lower_bound_bits;
-                upper_[f.g] = f.c.upper_bound_bits;
-                upperRows_[f.g] = f.c.upper_rows;
+                info_[f.g].cost = f.c.cost;
+                info_[f.g].hopeless = f.c.hopeless;
+                info_[f.g].lowerBound = f.c.lower_bound_bits;
+                info_[f.g].upper = f.c.upper_bound_bits;
+                info_[f.g].upperRows = f.c.upper_rows;
             }
             t.found.clear();
         }
         for (uint32_t g : byMin_[size_t(u)]) {
-            if (cost_[g] < std::numeric_limits<double>::infinity()) valid_[size_t(u)].push_back(g);
-            split_.push_back(size_[g] == 1 ? std::numeric_limits<double>::infinity()
-                                           : alone + best_[g]);
-            if (size_[g] > 1 && !deferred_[g] &&
-                cost_[g] < std::numeric_limits<double>::infinity()) {
+            if (info_[g].cost < std::numeric_limits<double>::infinity())
+                valid_[size_t(u)].push_back(g);
+            split_.push_back(info_[g].size == 1 ? std::numeric_limits<double>::infinity()
+                                                : alone + info_[g].best);
+            if (info_[g].size > 1 && !info_[g].deferred &&
+                info_[g].cost < std::numeric_limits<double>::infinity()) {
                 ++costedValid;
-                dominated += cost_[g] > split_[g];
+                dominated += info_[g].cost > split_[g];
             }
             // A deferred group's cost is not known yet: its split is what is known.
-            best_[g] = deferred_[g] ? split_[g] : std::min(cost_[g], split_[g]);
-            if (deferred_[g]) lowerBound_[g] = satAdd(lowerBound_[g], aloneBits);
+            info_[g].best = info_[g].deferred ? split_[g] : std::min(info_[g].cost, split_[g]);
+            if (info_[g].deferred) info_[g].lowerBound = satAdd(info_[g].lowerBound, aloneBits);
         }
         pending.clear();
     };
@@ -469,7 +474,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         verticesLeft += isVertex(v);
     for (LayerId u = N - 1; u >= 0; --u) {
         if (!isVertex(u)) continue;
-        const size_t before = size_.size();
+        const size_t before = info_.size();
         // This vertex's share of the bounds.
         int64_t allowance = rules.max_groups_per_vertex > 0 ? rules.max_groups_per_vertex
                                                             : std::numeric_limits<int64_t>::max();
@@ -506,14 +511,14 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         heads.erase(std::unique(heads.begin(), heads.end()), heads.end());
         if (heads.empty() || (fanOut && heads.size() < succ.size())) { // no component to join
             classifyPending(u);
-            largestShare_ = std::max(largestShare_, int64_t(size_.size() - before));
+            largestShare_ = std::max(largestShare_, int64_t(info_.size() - before));
             continue;
         }
         std::vector<std::vector<uint32_t>> owned(heads.size());
         for (size_t i = 0; i < heads.size(); ++i)
             for (LayerId m = u + 1; m <= heads[i]; ++m)
                 for (uint32_t g : byMin_[size_t(m)]) {
-                    if (!testBit(bits(g), heads[i]) || (rules.prune_hopeless && hopeless_[g]))
+                    if (!testBit(bits(g), heads[i]) || (rules.prune_hopeless && info_[g].hopeless))
                         continue;
                     bool earlier = false;
                     for (size_t j = 0; j < i && !earlier; ++j)
@@ -562,10 +567,10 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             for (uint32_t g : owned[i]) {
                 const uint64_t* gm = bits(g);
                 if (intersects(gm, at(depth, 3), W) || intersects(gm, at(depth, 4), W)) continue;
-                if (maxSize > 0 && size + size_[g] > maxSize) continue;
+                if (maxSize > 0 && size + info_[g].size > maxSize) continue;
                 // Disjoint components' lower bounds add up: beyond the buffer, this group
                 // and every group holding it are invalid.
-                const int64_t bound = satAdd(parts.lowerBits, lowerBound_[g]);
+                const int64_t bound = satAdd(parts.lowerBits, info_[g].lowerBound);
                 const bool tooBig = bound > rules.capacity_bits;
                 if (tooBig && rules.prune_hopeless) continue;
                 uint64_t* nm = at(depth + 1, 0);
@@ -587,40 +592,33 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                     at(depth + 1, 5)[k] = at(depth, 5)[k] | gm[4 * W + k];
                 }
                 const Parts was = parts;
-                parts.hopeless = parts.hopeless || hopeless_[g] || tooBig;
+                parts.hopeless = parts.hopeless || info_[g].hopeless || tooBig;
                 parts.lowerBits = bound;
-                parts.best += best_[g];
+                parts.best += info_[g].best;
                 if (defer) {
-                    parts.ofmap = satAdd(parts.ofmap, ofmap_[g]);
-                    parts.weights = satAdd(parts.weights, weights_[g]);
-                    parts.upper = satAdd(parts.upper, upper_[g]);
-                    parts.rows = std::max(parts.rows, upperRows_[g]);
-                    parts.oh = std::max(parts.oh, oh_[g]);
+                    parts.ofmap = satAdd(parts.ofmap, info_[g].ofmap);
+                    parts.weights = satAdd(parts.weights, info_[g].weights);
+                    parts.upper = satAdd(parts.upper, info_[g].upper);
+                    parts.rows = std::max(parts.rows, info_[g].upperRows);
+                    parts.oh = std::max(parts.oh, info_[g].oh);
                     parts.minLo = std::min<int32_t>(
-                        parts.minLo, int32_t(std::min<int64_t>(defer->tile_rows, oh_[g])));
+                        parts.minLo, int32_t(std::min<int64_t>(defer->tile_rows, info_[g].oh)));
                 }
-                size += size_[g];
+                size += info_[g].size;
                 self(self, i + 1, depth + 1);
-                size -= size_[g];
+                size -= info_[g].size;
                 parts = was;
             }
         };
         // The bound: when u's groups would exceed its share, form only those of up to the
         // largest size whose groups fit it (found by bisection over the size limit).
-        const size_t mark = size_.size(), pendingMark = pending.size();
+        const size_t mark = info_.size(), pendingMark = pending.size();
         const int64_t byBoundMark = byBound_;
         auto rollback = [&] {
             bits_.resize(mark * kFields * W);
-            size_.resize(mark);
-            cost_.resize(mark);
-            deferredCount_ -= std::count(deferred_.begin() + ptrdiff_t(mark), deferred_.end(), 1);
-            for (auto* v : {&ofmap_, &weights_, &upper_, &upperRows_})
-                v->resize(mark);
-            oh_.resize(mark);
-            deferred_.resize(mark);
-            hopeless_.resize(mark);
-            lowerBound_.resize(mark);
-            best_.resize(mark);
+            for (size_t g = mark; g < info_.size(); ++g)
+                deferredCount_ -= info_[g].deferred;
+            info_.resize(mark);
             while (!byMin_[size_t(u)].empty() && byMin_[size_t(u)].back() >= mark)
                 byMin_[size_t(u)].pop_back();
             pending.resize(pendingMark);
@@ -644,7 +642,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                 list.size() + 1 > kMaxStreamed / most ? kMaxStreamed + 1 : most * (list.size() + 1);
         most = std::min<uint64_t>(most, uint64_t(allowance)); // it forms no more than that
         if (sharerOn.shared() && most >= 16 && most <= kMaxStreamed) {
-            const size_t groups = size_.size() + size_t(most);
+            const size_t groups = info_.size() + size_t(most);
             if (bits_.capacity() < groups * kFields * W)
                 bits_.reserve(std::max(groups * kFields * W, 2 * bits_.capacity()));
             if (pending.capacity() < pending.size() + size_t(most))
@@ -666,7 +664,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             for (const auto& list : owned) {
                 int largest = 0;
                 for (uint32_t g : list)
-                    largest = std::max(largest, size_[g]);
+                    largest = std::max(largest, info_[g].size);
                 hi += largest;
             }
             if (rules.max_size > 0) hi = std::min(hi, rules.max_size);
@@ -676,11 +674,11 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                 (formUpTo(mid, true) ? lo : hi) = mid;
             }
             formUpTo(lo, false);
-            limits_.push_back({u, lo, allowance - int64_t(size_.size() - mark)});
+            limits_.push_back({u, lo, allowance - int64_t(info_.size() - mark)});
         }
         if (cancelled_) return;
         classifyPending(u);
-        largestShare_ = std::max(largestShare_, int64_t(size_.size() - before));
+        largestShare_ = std::max(largestShare_, int64_t(info_.size() - before));
     }
 }
 

@@ -116,24 +116,24 @@ class OptimusGroupSpace {
     // Vertices that may form more groups than this are classified after forming them all.
     static constexpr uint64_t kMaxStreamed = uint64_t(1) << 16;
 
-    size_t size() const { return size_.size(); } // groups formed and classified
+    size_t size() const { return info_.size(); } // groups formed and classified
     int64_t classifiedByBound() const { return byBound_; }
     // Vertices whose groups the bounds limited (empty: the space is complete).
     const std::vector<OptimusVertexLimit>& limits() const { return limits_; }
     // The most groups one vertex formed.
     int64_t largestVertexShare() const { return largestShare_; }
     std::vector<LayerId> members(size_t g) const;
-    int size(size_t g) const { return size_[g]; }
+    int size(size_t g) const { return info_[g].size; }
     // The cost of g; for a group that costs more than split(g), perhaps only some cost above
     // its split (see Classify). For a deferred group not yet resolved, a lower bound of it:
     // its outside inputs, outputs and weights once each (Optimus Eq. 3 with one sub-group).
-    double cost(size_t g) const { return cost_[g]; }
+    double cost(size_t g) const { return info_[g].cost; }
     // Whether the space was formed with a deferral; then Σ of g's members' weights
     // (OptimusDeferral::weights), else 0.
     bool deferring() const { return deferring_; }
-    int64_t weights(size_t g) const { return weights_[g]; }
+    int64_t weights(size_t g) const { return info_[g].weights; }
     // Whether g's cost is still only that lower bound (a deferred group is always valid).
-    bool deferred(size_t g) const { return deferred_[g] != 0; }
+    bool deferred(size_t g) const { return info_[g].deferred; }
     // Costs a deferred group (on the calling thread, as thread 0 of the classifier) and
     // returns its cost; for any other group returns cost(g).
     double resolve(size_t g);
@@ -161,22 +161,25 @@ class OptimusGroupSpace {
   private:
     size_t words_ = 0;
     std::vector<uint64_t> bits_; // per group: kFields bitsets
-    std::vector<int32_t> size_;
-    std::vector<double> cost_;
-    // Per group, for deferral: its output elements, weights, Optimus Eq. 4 bound (bits, see
-    // OptimusGroupClass::upper_bound_bits), the largest O_h of its outputs; deferred or not.
-    std::vector<int64_t> ofmap_, weights_, upper_, upperRows_;
-    std::vector<int32_t> oh_;
-    std::vector<char> deferred_;
+    // By group, together (forming and the DP read several at once).
+    struct Info {
+        double cost = 0, best = 0; // cost(); the cheapest partition found
+        int64_t lowerBound = 0;    // OptimusGroupClass::lower_bound_bits
+        // For deferral: output elements, weights, the bound of its operators (bits, see
+        // OptimusGroupClass::upper_bound_bits) and the rows read; the largest O_h of its
+        // outputs.
+        int64_t ofmap = 0, weights = 0, upper = 0, upperRows = 0;
+        int32_t size = 0, oh = 1;
+        bool hopeless = false, deferred = false;
+    };
+    std::vector<Info> info_;
     int64_t deferredCount_ = 0, resolvedCount_ = 0;
     bool deferring_ = false;
     Classify classify_; // kept for resolve()
     struct Work;
     std::unique_ptr<Work> work_; // the classifier's threads and scratch
     void classifyRange(size_t from, size_t to, int thread);
-    std::vector<char> hopeless_;
-    std::vector<int64_t> lowerBound_;
-    std::vector<double> best_, split_; // cheapest partition found; split() (by group)
+    std::vector<double> split_; // split() (by group)
     std::vector<std::vector<uint32_t>> byMin_, valid_;
     std::vector<OptimusVertexLimit> limits_;
     int64_t byBound_ = 0, largestShare_ = 0;
