@@ -262,10 +262,12 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     : classify_(classify) {
     const int32_t N = net.size();
     words_ = size_t(N + 63) / 64;
-    // Room for the groups the budget allows, up to a quarter million: address space, not
-    // memory, until they are formed, and no copying as they grow.
+    // Room for the groups the budget allows, up to 64 MB: address space, not memory, until
+    // they are formed, and no copying as they grow.
     if (rules.max_groups > 0) {
-        const size_t room = size_t(std::min<int64_t>(rules.max_groups, int64_t(1) << 18));
+        const int64_t perGroup = int64_t(sizeof(Info) + kFields * words_ * sizeof(uint64_t));
+        const size_t room =
+            size_t(std::min<int64_t>(rules.max_groups, (int64_t(64) << 20) / perGroup));
         info_.reserve(room);
         bits_.reserve(room * kFields * words_);
     }
