@@ -21,35 +21,6 @@ inline int64_t OptimusCoster::vertexWindow(size_t v, int axis, int64_t r) const 
     return axis == 0 ? d.windowY(r) : d.windowX(r);
 }
 
-OptimusDeferral optimusDeferral(const Network& net, const Hardware& hw) {
-    OptimusDeferral d;
-    const size_t n = size_t(net.size());
-    d.elems.resize(n);
-    d.weights.assign(n, 0);
-    d.rows.resize(n);
-    d.compute.resize(n);
-    std::vector<LayerDims> dims(n);
-    std::vector<char> concat(n);
-    for (LayerId v = 0; v < net.size(); ++v) {
-        const Layer& l = net.layer(v);
-        d.elems[size_t(v)] = l.out.elements();
-        d.rows[size_t(v)] = l.out.h;
-        d.compute[size_t(v)] = isCompute(l.type);
-        concat[size_t(v)] = l.type == LayerType::concat;
-        if (l.type != LayerType::input) {
-            dims[size_t(v)] = layerDims(net, v);
-            d.weights[size_t(v)] = layerWeights(dims[size_t(v)]); // as the coster's weights_
-        }
-    }
-    // As the coster's windows: a concat passes rows through.
-    d.rows_read = [dims = std::move(dims), concat = std::move(concat)](LayerId v, int64_t rows) {
-        return concat[size_t(v)] ? rows : dims[size_t(v)].windowY(rows);
-    };
-    d.act_bits = hw.precision.act_bits;
-    d.tile_rows = optimusThroughput(hw).th;
-    return d;
-}
-
 OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t capacity_bits)
     : cap_(capacity_bits), abits_(hw.precision.act_bits), wbits_(hw.precision.weight_bits) {
     const OptimusThroughput tp = optimusThroughput(hw);
@@ -63,6 +34,7 @@ OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t cap
     outW_.resize(n);
     elems_.resize(n);
     concat_.resize(n);
+    compute_.resize(n);
     inStart_.assign(n + 1, 0);
     succStart_.assign(n + 1, 0);
     for (LayerId v = 0; v < net.size(); ++v) {
@@ -76,6 +48,7 @@ OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t cap
         outW_[size_t(v)] = l.out.w;
         elems_[size_t(v)] = l.out.elements();
         concat_[size_t(v)] = l.type == LayerType::concat;
+        compute_[size_t(v)] = isCompute(l.type);
         inList_.insert(inList_.end(), l.inputs.begin(), l.inputs.end());
         inStart_[size_t(v) + 1] = int32_t(inList_.size());
         const auto& s = net.successors(v);
@@ -122,6 +95,30 @@ OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t cap
     joinable_.assign(n, 1);
     for (LayerId v = 0; v < net.size(); ++v)
         joinable_[size_t(v)] = net.layer(v).type != LayerType::input;
+}
+
+OptimusDeferral OptimusCoster::deferral() const {
+    OptimusDeferral d;
+    d.elems = elems_;
+    d.weights = weights_;
+    d.rows = outH_;
+    d.compute = compute_;
+    // As the windows here (vertexWindow on the height axis).
+    d.rows_read = [dims = dims_, win = vwin_](LayerId v, int64_t rows) {
+        const Window& w = win[2 * size_t(v)];
+        switch (w.kind) {
+        case Window::identity:
+            return rows;
+        case Window::conv:
+            return std::min((rows - 1) * w.stride + w.extent, w.input);
+        case Window::other:
+            break;
+        }
+        return dims[size_t(v)].windowY(rows);
+    };
+    d.act_bits = abits_;
+    d.tile_rows = Th_;
+    return d;
 }
 
 void OptimusCoster::setJoinable(const std::vector<char>& vertex) {

@@ -27,10 +27,6 @@
 
 namespace lf {
 
-// The figures the group space needs to defer Optimus Eq. 3 costs (OptimusDeferral) for `net`
-// on `hw`, with the bounds OptimusCoster gives (Cost::upper_bound_bits).
-OptimusDeferral optimusDeferral(const Network& net, const Hardware& hw);
-
 class OptimusCoster {
   public:
     OptimusCoster(const Network& net, const Hardware& hw, int64_t capacity_bits);
@@ -61,6 +57,9 @@ class OptimusCoster {
     // The layers that may join a group (the DP's vertices); the others stay outside, so
     // their tensors keep all their channels in the bounds. Default: every layer but inputs.
     void setJoinable(const std::vector<char>& vertex);
+    // The figures the group space needs to defer Optimus Eq. 3 costs (OptimusDeferral) with
+    // this coster's bounds (Cost::upper_bound_bits).
+    OptimusDeferral deferral() const;
     // Optimus Eq. 4 left-hand side (elements) at a fixed output tile, as Optimus Alg. 3 line 4 uses
     // it.
     int64_t fmapAt(const std::vector<LayerId>& members, int64_t t_h, int64_t t_w);
@@ -87,7 +86,7 @@ class OptimusCoster {
     // The network, flat.
     std::vector<LayerDims> dims_;
     std::vector<int64_t> weights_, outC_, outH_, outW_, elems_;
-    std::vector<char> concat_, joinable_;
+    std::vector<char> concat_, compute_, joinable_;
     std::vector<int32_t> inStart_, inList_, succStart_, succList_;
     // The group being costed. Every array is sized for the whole network once, so a group
     // costs no allocation and no clearing: each pass writes what the next one reads.

@@ -541,20 +541,17 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     // A second thread pays off only when the group space is large, i.e. with wide fan-outs
     // (2^max|succ| groups per vertex, Optimus §4.4); for chains and residual nets its start-up
     // costs more than it saves.
-    if (opt.threads > 0) {
-        rules.threads = opt.threads;
-    } else {
-        size_t fanout = 0;
-        for (LayerId v = 0; v < net.size(); ++v)
-            fanout = std::max(fanout, net.successors(v).size());
-        rules.threads = fanout >= 3 ? 2 : 1;
-    }
+    size_t fanout = 0;
+    for (LayerId v = 0; v < net.size(); ++v)
+        fanout = std::max(fanout, net.successors(v).size());
+    rules.threads = opt.threads > 0 ? opt.threads : fanout >= 3 ? 2 : 1;
     if (rules.threads > 1) coster2.emplace(coster);
     // Optimus Eq. 3 costs: groups whose fmaps fit whatever their ISOA decision are costed
-    // only when the DP needs them (OptimusDeferral).
+    // only when the DP needs them (OptimusDeferral) — in large group spaces (wide fan-outs, as
+    // for the second thread), where it saves more than its bookkeeping costs.
     OptimusDeferral deferral;
-    if (opt.cost == FuserCost::optimus && opt.defer) {
-        deferral = optimusDeferral(net, hw);
+    if (opt.cost == FuserCost::optimus && opt.defer && fanout >= 3) {
+        deferral = coster.deferral();
         rules.deferral = &deferral;
     }
     OptimusGroupSpace space(net, rules, classify, [&] { return control.cancelled(); });

@@ -60,7 +60,8 @@ struct OptimusFuserOptions {
     bool prune_hopeless = true;
     // Cost the groups whose fmaps fit whatever their ISOA decision only when the DP needs
     // them (OptimusDeferral; docs/model-notes.md, "Optimus deferred costs"): the scheme is
-    // the same, fewer groups are costed. Only FuserCost::optimus defers.
+    // the same, fewer groups are costed. Only FuserCost::optimus defers, and only for
+    // networks with a fan-out of three or more (large group spaces).
     bool defer = true;
     int threads = 0; // threads costing candidate groups (0: two for wide fan-outs, else one);
                      // the result does not depend on it

@@ -21,6 +21,11 @@
 // (that group and all its supersets are invalid). With pruning on, such groups are not
 // formed; otherwise they are formed and classified invalid at once.
 //
+// Deferral (docs/model-notes.md, "Optimus deferred costs"; OptimusDeferral): a group whose
+// components' upper bounds show it fits the buffer whatever its ISOA decision is valid and
+// not hopeless without costing it. Such a group is formed deferred, with a lower bound as its
+// cost, and costed by resolve() only if the DP needs its exact cost.
+//
 // Bounds (docs/model-notes.md, "Optimus DP bounds"): the group space grows as 2^fan-out at
 // a vertex with many successors. A vertex may form at most `max_groups_per_vertex` groups,
 // and at most a share of what is left of `max_groups` (four times the remaining budget over
@@ -56,7 +61,7 @@ struct OptimusDeferral {
     // more than their split (large streamed weights) it needs most of them, and their order
     // by the lower bound is a poor guide: a vertex defers only once `sample` groups were
     // costed and at most `max_dominated` of them cost more than their split.
-    int64_t sample = 64;
+    int64_t sample = 1000;
     double max_dominated = 0.1;
     // Rows of its inputs a layer reads to produce `rows` rows (Optimus §5.2's R(l − 1, t)).
     std::function<int64_t(LayerId, int64_t rows)> rows_read;
@@ -156,7 +161,8 @@ class OptimusGroupSpace {
     size_t words() const { return words_; }
     bool cancelled() const { return cancelled_; }
 
-    static constexpr size_t kFields = 5; // bitsets per group (see bits())
+    static constexpr size_t kFields = 5;       // bitsets per group (see bits())
+    static constexpr size_t kFewGroups = 4096; // see the constructor's makeRoom
 
   private:
     size_t words_ = 0;

@@ -205,7 +205,7 @@ Deferred checkDeferred(const Network& net, const Hardware& hw, int64_t capBits, 
     rules.capacity_bits = capBits;
     rules.max_groups = budget;
     rules.threads = 2;
-    OptimusDeferral d = optimusDeferral(net, hw);
+    OptimusDeferral d = OptimusCoster(net, hw, capBits).deferral();
     d.sample = 0;
     d.max_dominated = 1;
     rules.deferral = &d;
@@ -313,30 +313,40 @@ class TstOptimusCoster : public QObject {
                                        "hwff-config-1", "hwff-config-2"}) {
                 const Network net = test::bundledNetwork(name);
                 const Hardware hw = test::bundledHardware(hwName);
-                const Deferred r = checkDeferred(net, hw, hw.buffer.bytes * 8, 60000);
-                QVERIFY2(r.wrong == 0, qPrintable(QString("%1 on %2: %3 of %4 deferred; %5")
-                                                      .arg(name, hwName)
-                                                      .arg(r.wrong)
-                                                      .arg(r.deferred)
-                                                      .arg(QString::fromStdString(r.first))));
-                deferred += r.deferred;
+                // The preset's buffer, and smaller and larger ones in steps, so that many
+                // groups are deferred close to the edge of fitting, where a bound that claims
+                // too little shows.
+                for (int eighths : {1, 2, 3, 4, 6, 8, 12, 16}) {
+                    const int64_t capBits = hw.buffer.bytes * eighths;
+                    const Deferred r = checkDeferred(net, hw, capBits, 20000);
+                    QVERIFY2(r.wrong == 0,
+                             qPrintable(QString("%1 on %2 with %3 bits: %4 of %5 deferred; %6")
+                                            .arg(name, hwName)
+                                            .arg(capBits)
+                                            .arg(r.wrong)
+                                            .arg(r.deferred)
+                                            .arg(QString::fromStdString(r.first))));
+                    deferred += r.deferred;
+                }
             }
         QVERIFY(deferred > 50000);
         std::mt19937 rng(20261127);
         const Hardware hw = test::bundledHardware("hwff-config-1");
         int64_t randomDeferred = 0;
-        for (int trial = 0; trial < 80; ++trial) {
+        // Buffers from a tenth of a kilobyte up in small steps, so that many groups are
+        // deferred close to the edge of fitting, where a bound that claims too little shows.
+        for (int trial = 0; trial < 120; ++trial) {
             const std::string yaml = randomDag(rng, 4 + int(rng() % 9));
             const Network net = test::networkFromYaml(yaml);
-            const int64_t capBits =
-                8 * std::array<int64_t, 4>{1024, 4096, 16384, 65536}[size_t(trial % 4)];
-            const Deferred r = checkDeferred(net, hw, capBits, 0);
-            QVERIFY2(r.wrong == 0, qPrintable(QString("trial %1 (%2 bits): %3 in\n%4")
-                                                  .arg(trial)
-                                                  .arg(capBits)
-                                                  .arg(QString::fromStdString(r.first))
-                                                  .arg(QString::fromStdString(yaml))));
-            randomDeferred += r.deferred;
+            for (int64_t capBytes = 128; capBytes <= 65536; capBytes += capBytes / 4) {
+                const Deferred r = checkDeferred(net, hw, capBytes * 8, 0);
+                QVERIFY2(r.wrong == 0, qPrintable(QString("trial %1 (%2 bytes): %3 in\n%4")
+                                                      .arg(trial)
+                                                      .arg(capBytes)
+                                                      .arg(QString::fromStdString(r.first))
+                                                      .arg(QString::fromStdString(yaml))));
+                randomDeferred += r.deferred;
+            }
         }
         QVERIFY(randomDeferred > 200);
     }
