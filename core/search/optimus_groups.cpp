@@ -288,6 +288,17 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     }
     const OptimusDeferral* defer = rules.deferral;
     deferring_ = defer != nullptr;
+    // A space formed with a deferral is large: room up front for the groups the budget allows,
+    // up to 64 MB — address space, not memory, until groups are formed — so that it copies
+    // nothing as it grows (small spaces grow as vectors do, in blocks reused from one search
+    // to the next).
+    if (defer && rules.max_groups > 0) {
+        const int64_t perGroup = int64_t(sizeof(Info) + kFields * W * sizeof(uint64_t));
+        const size_t room =
+            size_t(std::min<int64_t>(rules.max_groups, (int64_t(64) << 20) / perGroup));
+        info_.reserve(room);
+        bits_.reserve(room * kFields * W);
+    }
     // With a deferral: by layer, elements per output row (C·W).
     std::vector<int64_t> rowElems;
     if (defer)
@@ -321,22 +332,6 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     // and of more than one vertex, and of those the ones that cost more than their split.
     int64_t costedValid = 0, dominated = 0;
     bool deferHere = false, upperWanted = false; // the bounds, for later vertices to defer
-    // Room for more groups: doubling while few, then at once for what the budget allows up to
-    // 16 MB an array — address space, not memory, until groups are formed, and within what
-    // the allocator keeps for the next search — so that large spaces copy nothing as they
-    // grow.
-    auto makeRoom = [&] {
-        const size_t n = info_.size();
-        if (n < info_.capacity()) return;
-        const int64_t perGroup = int64_t(std::max(sizeof(Info), kFields * W * sizeof(uint64_t)));
-        size_t room = std::max<size_t>(64, 2 * n);
-        if (n >= kFewGroups && rules.max_groups > 0)
-            room = std::max(
-                room, size_t(std::min<int64_t>(rules.max_groups, (int64_t(16) << 20) / perGroup)));
-        info_.reserve(room);
-        // While a vertex streams, the helper reads the bitsets: they were given room for it.
-        if (!streaming) bits_.reserve(std::max(bits_.capacity(), room * kFields * W));
-    };
     // What the group's components add up to (for {u} alone: nothing).
     struct Parts {
         double best = 0;           // Σ best: the first vertex's own cost is added once known
@@ -353,7 +348,6 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     auto addGroup = [&](LayerId first, int size, const uint64_t* m, const uint64_t* d,
                         const uint64_t* a, const uint64_t* nb, const uint64_t* prod,
                         const Parts& parts) {
-        makeRoom();
         const auto id = uint32_t(info_.size());
         const size_t at = bits_.size();
         bits_.resize(at + kFields * W);

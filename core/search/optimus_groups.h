@@ -161,8 +161,7 @@ class OptimusGroupSpace {
     size_t words() const { return words_; }
     bool cancelled() const { return cancelled_; }
 
-    static constexpr size_t kFields = 5;       // bitsets per group (see bits())
-    static constexpr size_t kFewGroups = 4096; // see the constructor's makeRoom
+    static constexpr size_t kFields = 5; // bitsets per group (see bits())
 
   private:
     size_t words_ = 0;
