@@ -289,13 +289,13 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     const OptimusDeferral* defer = rules.deferral;
     deferring_ = defer != nullptr;
     // A space formed with a deferral is large: room up front for the groups the budget allows,
-    // up to 64 MB — address space, not memory, until groups are formed — so that it copies
-    // nothing as it grows (small spaces grow as vectors do, in blocks reused from one search
-    // to the next).
+    // up to 16 MB an array — address space, not memory, until groups are formed, and small
+    // enough for the allocator to keep for the next search — so that it copies nothing as it
+    // grows (small spaces grow as vectors do).
     if (defer && rules.max_groups > 0) {
-        const int64_t perGroup = int64_t(sizeof(Info) + kFields * W * sizeof(uint64_t));
+        const int64_t perGroup = int64_t(std::max(sizeof(Info), kFields * W * sizeof(uint64_t)));
         const size_t room =
-            size_t(std::min<int64_t>(rules.max_groups, (int64_t(64) << 20) / perGroup));
+            size_t(std::min<int64_t>(rules.max_groups, (int64_t(16) << 20) / perGroup));
         info_.reserve(room);
         bits_.reserve(room * kFields * W);
     }
