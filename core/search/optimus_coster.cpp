@@ -379,7 +379,8 @@ void OptimusCoster::decideBound() {
 }
 
 // What any group holding this one with as many smallest-tile rows needs at most for this one's
-// operators there, under any ISOA decision (OptimusGroupClass::upper_bound_bits), in elements;
+// operators' terms of Optimus Eq. 4 there, under any Optimus Alg. 2 ISOA decision
+// (OptimusGroupClass::upper_bound_bits), in elements;
 // `rows`: the most rows this one reads of an outside tensor at its smallest tile.
 //
 // Its operators keep their extents in such a group, and decideBound()'s certain states hold

@@ -250,7 +250,6 @@ class Solver {
     size_t subproblems() const { return memo_.size(); }
     int64_t steps() const { return steps_; }
     int64_t fallbacks() const { return fallbacks_; }
-    int64_t resolved() const { return resolved_; }
 
   private:
     double sum(const uint64_t* S, const std::vector<double>& byVertex) const {
@@ -335,7 +334,6 @@ class Solver {
             if (space_.deferred(c.g) && space_.within(c.g, S)) batch.push_back(c.g);
         }
         space_.resolve(batch);
-        resolved_ += int64_t(batch.size());
     }
     static constexpr size_t kLookAhead = 256, kBatch = 32;
 
@@ -400,7 +398,6 @@ class Solver {
     size_t maxEntries_;
     int64_t maxSteps_, steps_ = 0; // candidate groups tried (and index words read / 16)
     int64_t fallbacks_ = 0;
-    int64_t resolved_ = 0; // deferred groups costed
     uint64_t calls_ = 0;
     bool dominance_;
 };
@@ -527,8 +524,8 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     };
     rules.prune_hopeless = opt.prune_hopeless;
     rules.capacity_bits = capBits;
-    // The bounds: half the memory budget for the groups (four bitsets and 56 bytes of figures
-    // each), half for the memo of sub-problems (one bitset each).
+    // The bounds: half the memory budget for the groups (OptimusGroupSpace::kFields bitsets
+    // and about 96 bytes of figures each), half for the memo of sub-problems (one bitset each).
     const int64_t words = (net.size() + 63) / 64;
     if (opt.memory_budget_bytes > 0) {
         rules.max_groups =

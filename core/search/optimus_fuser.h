@@ -65,7 +65,7 @@ struct OptimusFuserOptions {
     bool defer = true;
     int threads = 0; // threads costing candidate groups (0: two for wide fan-outs, else one);
                      // the result does not depend on it
-    // Bounds (docs/model-notes.md, "Optimus DP bounds"). The candidate groups (four bitsets
+    // Bounds (docs/model-notes.md, "Optimus DP bounds"). The candidate groups (five bitsets
     // over the layers each) and the memo of sub-problems (one bitset each) share this much
     // memory, half each; a vertex forms at most `max_groups_per_vertex` groups; the DP tries
     // at most `max_dp_steps` candidate groups over all its sub-problems. Within the bounds the

@@ -233,13 +233,7 @@ void OptimusGroupSpace::resolve(const std::vector<uint32_t>& groups) {
 }
 
 double OptimusGroupSpace::resolve(size_t g) {
-    if (!info_[g].deferred) return info_[g].cost;
-    std::vector<LayerId> members;
-    bitsToIds(bits(g), words_, members);
-    const OptimusGroupClass c = classify_(members, 0, split_[g], false);
-    info_[g].cost = c.cost; // a deferred group is valid: finite
-    info_[g].deferred = false;
-    ++resolvedCount_;
+    resolve(std::vector<uint32_t>{uint32_t(g)}); // one group: on this thread
     return info_[g].cost;
 }
 
@@ -357,14 +351,14 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         std::copy(a, a + W, out + 2 * W);
         std::copy(nb, nb + W, out + 3 * W);
         const uint64_t* up = row(pred, first);
-        bool uOut = true, anyCompute = false;
+        bool succIn = true, anyCompute = false;
         for (size_t k = 0; k < W; ++k) {
             out[4 * W + k] = (up[k] | prod[k]) & ~m[k]; // outside producers
-            uOut = uOut && (row(succ, first)[k] & ~m[k]) == 0;
+            succIn = succIn && (row(succ, first)[k] & ~m[k]) == 0;
             anyCompute = anyCompute || (compute[k] & m[k]) != 0;
         }
         // `first` is an output unless all its successors are members (and it has some).
-        uOut = !uOut || net.successors(first).empty();
+        const bool uOut = !succIn || net.successors(first).empty();
         byMin_[size_t(first)].push_back(id);
         int64_t ofmap = 0, weights = 0, upper = std::numeric_limits<int64_t>::max(), upperRows = 0,
                 ifmap = 0;
