@@ -237,7 +237,7 @@ void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
     int64_t* __restrict dp0 = dp0_.data();
     const bool symmetric = symmetric_, sameH = lo == 1;
     const int64_t Tc = Tc_;
-    int64_t weakest = 0, ifmap = 0;
+    int64_t weakest = 0, ifmap = 0, most = 1;
     int32_t np = 0, nr = 0, no = 0;
     for (size_t k = n_; k-- > 0;) {
         const size_t v = size_t(m[k]);
@@ -291,6 +291,7 @@ void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
                 }
                 readOut[size_t(nr++)] = o;
                 eh[o] = std::max(eh[o], wh);
+                most = std::max(most, wh);
                 ew[o] = std::max(ew[o], ww);
                 eah[o] = std::max(eah[o], wah);
                 eaw[o] = std::max(eaw[o], waw);
@@ -315,25 +316,64 @@ void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
     nOutside_ = size_t(no);
     ifmap_ = ifmap;
     weakest_ = weakest;
+    mostRead_ = most;
 }
 
 // One pass from the inputs down: the ISOA flags of Optimus Alg. 2 (an ISOA operator forces its
 // consumers off), the channel tiles t_c(l) of Optimus Eq. 4 and the operators' fmaps at the
 // smallest tile with them (opsMembers_).
-void OptimusCoster::decide() {
-    const auto& m = *m_;
-    int64_t members = 0;
+//
+// With `upper`, the same pass also finds what any group holding this one with as many
+// smallest-tile rows needs at most for this one's operators' terms of Optimus Eq. 4 there,
+// under any Optimus Alg. 2 ISOA decision (upper_, elements; OptimusGroupClass::upper_bound_bits).
+// Its operators keep their extents in such a group, and decideBound()'s certain states hold
+// there too: an operator certainly ISOA holds min(T_c, C_out), any other may hold all its
+// channels.
+void OptimusCoster::decide(bool upper) {
+    const LayerId* __restrict m = m_->data();
+    const int64_t* __restrict outC = outC_.data();
+    const char* __restrict concat = concat_.data();
+    const char* __restrict mayForce = mayForce_.data();
+    char* __restrict forced = forced_.data();
+    char* __restrict state = state_.data();
+    const int64_t* __restrict dp1 = dp1_.data();
+    const int64_t* __restrict dp0 = dp0_.data();
+    const int64_t* __restrict rh = rh_.data();
+    const int64_t* __restrict rw = rw_.data();
+    int64_t* __restrict tc = tc_.data();
+    const int32_t* __restrict childBeg = childBeg_.data();
+    const int32_t* __restrict childEnd = childEnd_.data();
+    const int32_t* __restrict childSlot = childSlot_.data();
+    const int32_t* __restrict prodBeg = prodBeg_.data();
+    const int32_t* __restrict prodEnd = prodEnd_.data();
+    const int32_t* __restrict prodSlot = prodSlot_.data();
+    const int64_t Tc = Tc_;
+    int64_t members = 0, bound = 0;
     for (size_t k = 0; k < n_; ++k) {
         const size_t v = size_t(m[k]);
-        const int64_t C = outC_[v];
-        const bool phi = !forced_[k] && dp1_[k] < dp0_[k];
+        const int64_t C = outC[v], tcMin = std::min(Tc, C);
+        const bool worth = dp1[k] < dp0[k];
+        const bool phi = !forced[k] && worth;
         if (phi)
-            for (int32_t e = childBeg_[k]; e < childEnd_[k]; ++e)
-                forced_[size_t(childSlot_[size_t(e)])] = 1;
-        tc_[k] = phi ? std::min(Tc_, C) : C;
-        if (!concat_[v]) members += tc_[k] * rh_[k] * rw_[k];
+            for (int32_t e = childBeg[k]; e < childEnd[k]; ++e)
+                forced[size_t(childSlot[size_t(e)])] = 1;
+        tc[k] = phi ? tcMin : C;
+        const int64_t area = concat[v] ? 0 : rh[k] * rw[k];
+        members += tc[k] * area;
+        if (!upper) continue;
+        // decideBound()'s states, without its matching.
+        bool forcedOff = false, maybe = mayForce[k];
+        for (int32_t e = prodBeg[k]; e < prodEnd[k]; ++e) {
+            const char p = state[size_t(prodSlot[size_t(e)])];
+            forcedOff = forcedOff || p == kIsoa;
+            maybe = maybe || p == kMaybe;
+        }
+        const char st = !worth || forcedOff ? kNotIsoa : maybe ? kMaybe : kIsoa;
+        state[k] = st;
+        bound += (st == kIsoa ? tcMin : C) * area;
     }
     opsMembers_ = members;
+    upper_ = bound;
 }
 
 // The operators' bound over every decision a larger group can impose (ops_), in a second pass
@@ -378,36 +418,6 @@ void OptimusCoster::decideBound() {
     ops_ = ops;
 }
 
-// What any group holding this one with as many smallest-tile rows needs at most for this one's
-// operators' terms of Optimus Eq. 4 there, under any Optimus Alg. 2 ISOA decision
-// (OptimusGroupClass::upper_bound_bits), in elements;
-// `rows`: the most rows this one reads of an outside tensor at its smallest tile.
-//
-// Its operators keep their extents in such a group, and decideBound()'s certain states hold
-// there too: an operator certainly ISOA holds min(T_c, C_out), any other may hold all its
-// channels.
-int64_t OptimusCoster::upperBound(int64_t* rows) {
-    const auto& m = *m_;
-    int64_t total = 0, most = 1;
-    for (size_t o = 0; o < nOutside_; ++o)
-        most = std::max(most, eh_[o]);
-    for (size_t k = 0; k < n_; ++k) {
-        const size_t v = size_t(m[k]);
-        bool forcedOff = false, maybe = mayForce_[k];
-        for (int32_t e = prodBeg_[k]; e < prodEnd_[k]; ++e) {
-            const char p = state_[size_t(prodSlot_[size_t(e)])];
-            forcedOff = forcedOff || p == kIsoa;
-            maybe = maybe || p == kMaybe;
-        }
-        const char st = !(dp1_[k] < dp0_[k]) || forcedOff ? kNotIsoa : maybe ? kMaybe : kIsoa;
-        state_[k] = st;
-        if (!concat_[v])
-            total += (st == kIsoa ? std::min(Tc_, outC_[v]) : outC_[v]) * rh_[k] * rw_[k];
-    }
-    *rows = most;
-    return total;
-}
-
 // R(l, t) on one axis at tile t (r) and the windows read of the outside tensors (e).
 void OptimusCoster::extents(int axis, int64_t t, int64_t* r, int64_t* e) const {
     const auto& m = *m_;
@@ -435,34 +445,50 @@ void OptimusCoster::extents(int axis, int64_t t, int64_t* r, int64_t* e) const {
 // largest window read of it, then every operator's output at t_c(l). One pass up that stops
 // as soon as the sum, which only grows, exceeds the limit.
 bool OptimusCoster::fmapFits(int64_t th, int64_t limit) {
-    const auto& m = *m_;
+    const LayerId* __restrict m = m_->data();
+    const int64_t* __restrict outH = outH_.data();
+    const int64_t* __restrict outC = outC_.data();
+    const char* __restrict inside = inside_.data();
+    const char* __restrict concat = concat_.data();
+    const LayerId* __restrict outside = outside_.data();
+    const int64_t* __restrict ew = ew_.data();
+    const int64_t* __restrict tc = tc_.data();
+    const int64_t* __restrict rw = rw_.data();
+    const int32_t* __restrict prodBeg = prodBeg_.data();
+    const int32_t* __restrict prodEnd = prodEnd_.data();
+    const int32_t* __restrict prodSlot = prodSlot_.data();
+    const int32_t* __restrict readBeg = readBeg_.data();
+    const int32_t* __restrict readEnd = readEnd_.data();
+    const int32_t* __restrict readOut = readOut_.data();
+    int64_t* __restrict teh = teh_.data();
+    int64_t* __restrict rows = th_.data();
     int64_t total = 0;
     for (size_t o = 0; o < nOutside_; ++o) {
-        teh_[o] = 1;
-        total += outC_[size_t(outside_[o])] * ew_[o];
+        teh[o] = 1;
+        total += outC[size_t(outside[o])] * ew[o];
     }
-    std::fill(th_.begin(), th_.begin() + ptrdiff_t(n_), 0);
+    std::fill(rows, rows + n_, 0);
     for (size_t k = n_; k-- > 0;) {
         const size_t v = size_t(m[k]);
-        const int64_t full = outH_[v];
-        int64_t r = th_[k];
-        if (!inside_[k]) r = std::max(r, std::min(th, full));
+        const int64_t full = outH[v];
+        int64_t r = rows[k];
+        if (!inside[k]) r = std::max(r, std::min(th, full));
         r = std::clamp<int64_t>(r, 1, full);
-        if (!concat_[v]) total += tc_[k] * r * rw_[k];
+        if (!concat[v]) total += tc[k] * r * rw[k];
         if (total > limit) return false;
-        const int32_t p0 = prodBeg_[k], p1 = prodEnd_[k];
-        const int32_t r0 = readBeg_[k], r1 = readEnd_[k];
+        const int32_t p0 = prodBeg[k], p1 = prodEnd[k];
+        const int32_t r0 = readBeg[k], r1 = readEnd[k];
         if (p0 == p1 && r0 == r1) continue;
         const int64_t need = vertexWindow(v, 0, r);
         for (int32_t e = p0; e < p1; ++e) {
-            int64_t& rq = th_[size_t(prodSlot_[size_t(e)])];
+            int64_t& rq = rows[size_t(prodSlot[size_t(e)])];
             rq = std::max(rq, need);
         }
         for (int32_t e = r0; e < r1; ++e) {
-            const size_t o = size_t(readOut_[size_t(e)]);
-            if (need <= teh_[o]) continue;
-            total += outC_[size_t(outside_[o])] * ew_[o] * (need - teh_[o]);
-            teh_[o] = need;
+            const size_t o = size_t(readOut[size_t(e)]);
+            if (need <= teh[o]) continue;
+            total += outC[size_t(outside[o])] * ew[o] * (need - teh[o]);
+            teh[o] = need;
         }
     }
     return total <= limit;
@@ -494,7 +520,7 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members, int
             return c;
         }
     }
-    decide();
+    decide(upper);
     // What every group holding this one needs at least (at the smallest tile its extents
     // only grow): its operators under any ISOA decision its tops may be forced into
     // (summable over disjoint groups), and its outside inputs at no fewer channels than
@@ -513,7 +539,10 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members, int
         const int64_t plain = outsideBound(false);
         c.hopeless = lowerBound(capElems - plain) + plain > capElems;
     }
-    if (upper && fLo <= capElems) c.upper_bound_bits = satMul(upperBound(&c.upper_rows), abits_);
+    if (upper && fLo <= capElems) {
+        c.upper_bound_bits = satMul(upper_, abits_);
+        c.upper_rows = mostRead_;
+    }
     if (fLo > capElems) {
         c.feasible = false; // Optimus Eq. 4 has no solution; optimusPlan keeps t_h = lo
     } else if (fLo * abits_ + weights * wbits_ <= cap_) {
@@ -771,7 +800,7 @@ int64_t OptimusCoster::lowerBound(int64_t limit) {
 int64_t OptimusCoster::fmapAt(const std::vector<LayerId>& members, int64_t t_h, int64_t t_w) {
     begin(members);
     smallestTile(1, 1); // Optimus Alg. 2 at 1 × 1
-    decide();
+    decide(false);
     extents(1, t_w, rw_.data(), ew_.data());
     extents(0, t_h, rh_.data(), eh_.data());
     int64_t total = 0;

@@ -44,7 +44,7 @@ class OptimusCoster {
         // group holding this one has an Optimus Eq. 4 solution.
         bool hopeless = false;
         // For a group that fits: what any group holding it with as many smallest-tile rows
-        // needs at most for its operators (upperBound()), in bits, and the most rows it reads
+        // needs at most for its operators (decide(true)), in bits, and the most rows it reads
         // of an outside tensor. INT64_MAX for one that does not fit.
         int64_t upper_bound_bits = INT64_MAX;
         int64_t upper_rows = 0;
@@ -68,7 +68,7 @@ class OptimusCoster {
     void begin(const std::vector<LayerId>& members);
     void end();
     void smallestTile(int64_t lo, int64_t ow);
-    void decide();
+    void decide(bool upper);
     void decideBound();
     void extents(int axis, int64_t t, int64_t* r, int64_t* e) const;
     bool fmapFits(int64_t th, int64_t limit);
@@ -76,7 +76,6 @@ class OptimusCoster {
     void producersIsoa();
     int64_t outsideBound(bool withStates);
     int64_t lowerBound(int64_t limit);
-    int64_t upperBound(int64_t* rows);
     int64_t concatBound(size_t concat, int64_t eh, int64_t ew, int depth);
     int64_t inputsBound(size_t p, int64_t eh, int64_t ew, int depth);
     int64_t heldBound(size_t q, int64_t eh, int64_t ew, int depth);
@@ -122,6 +121,8 @@ class OptimusCoster {
     bool joinedDone_ = false, isoaDone_ = false;
     int64_t ops_ = 0;               // operatorBound at the smallest tile, found by decideBound()
     int64_t opsMembers_ = 0;        // Σ t_c · extents of the operators at the smallest tile
+    int64_t upper_ = 0;             // the operators' upper bound, found by decide(true)
+    int64_t mostRead_ = 1;          // the most rows read of an outside tensor at the smallest tile
     int64_t weakest_ = 0;           // the same at min(T_c, C_out) for every operator
     std::vector<uint32_t> charged_; // by layer: == stamp_ when charged in this bound
     uint32_t stamp_ = 0;
