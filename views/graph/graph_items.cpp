@@ -339,8 +339,11 @@ void GroupItem::setRect(const QRectF& rect, double headerHeight) {
     header_ = headerHeight;
 }
 
-QRectF GroupItem::headerRect() const {
-    return QRectF(rect_.left(), rect_.top(), rect_.width(), header_ + 6);
+QRectF GroupItem::captionRect() const {
+    // As paint() lays it out: the text 5 px below the top, the bar 3 px below the text and
+    // 5 px high, and 2 px to spare.
+    const double text = QFontMetricsF(style_->headerFont).height();
+    return QRectF(rect_.left(), rect_.top(), rect_.width(), 5 + text + 3 + 5 + 2);
 }
 
 bool GroupItem::inHeader(const QPointF& pos) const {

@@ -137,8 +137,10 @@ class GroupItem : public QGraphicsItem {
     void setRect(const QRectF& rect, double headerHeight);
     QRectF rect() const { return rect_; }
     bool inHeader(const QPointF& itemPos) const;
-    // The caption band at the top of the frame (item coordinates).
-    QRectF headerRect() const;
+    // The part of the header (GraphScene::headerHeight()) that is painted: the name, the
+    // buffer fill and its bar (item coordinates). Below it the header keeps room for the size
+    // of a tensor entering the group.
+    QRectF captionRect() const;
     QRectF boundingRect() const override;
     void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 

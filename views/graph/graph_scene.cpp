@@ -89,7 +89,10 @@ void GraphScene::setTheme(const CanvasTheme& theme) {
 }
 
 double GraphScene::headerHeight() const {
-    return QFontMetricsF(style_.headerFont).height() + 19;
+    // The caption (GroupItem::captionRect()), then a band for the size of a tensor entering
+    // the group's first layer from above: its edge has no other room to carry it clear of the
+    // caption.
+    return QFontMetricsF(style_.headerFont).height() + 19 + QFontMetricsF(style_.edgeFont).height();
 }
 
 QSizeF GraphScene::measureNode(LayerId id) const {
@@ -398,7 +401,7 @@ void GraphScene::labelEdges() {
     std::vector<QRectF> frames, captions;
     for (const GroupItem* g : groupItems()) {
         frames.push_back(g->mapRectToScene(g->rect()));
-        captions.push_back(g->mapRectToScene(g->headerRect()));
+        captions.push_back(g->mapRectToScene(g->captionRect()));
     }
     for (EdgeItem* e : edges_)
         e->setLabel(labelled[size_t(e->tail())] == e
