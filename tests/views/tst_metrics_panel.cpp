@@ -229,6 +229,15 @@ void TestMetricsPanel::deltaFunction() {
     QVERIFY(metricDelta(95, 100.0, Better::lower).improved);
     QVERIFY(metricDelta(95, 100.0, Better::higher).worsened);
     QCOMPARE(metricDelta(5, 0.0, Better::lower).text, QStringLiteral("▲"));
+    // A change too small for one decimal is still a change: not "▲ 0.0 %".
+    QCOMPARE(metricDelta(501.2, 501.0, Better::lower).text, QStringLiteral("▲ <0.1 %"));
+    QVERIFY(metricDelta(501.2, 501.0, Better::lower).worsened);
+    QCOMPARE(metricDelta(100.06, 100.0, Better::lower).text, QStringLiteral("▲ 0.1 %"));
+    QCOMPARE(percentChange(100, 187.5), QStringLiteral("+87.5 %"));
+    QCOMPARE(percentChange(100, 43.8), QStringLiteral("-56.2 %"));
+    QCOMPARE(percentChange(501, 501.2), QStringLiteral("+<0.1 %"));
+    QCOMPARE(percentChange(501, 500.9), QStringLiteral("-<0.1 %"));
+    QCOMPARE(percentChange(501, 501), QStringLiteral("="));
     QCOMPARE(metricDelta(7, 7.0, Better::lower).direction, 0);
     QCOMPARE(metricDelta(7, std::nullopt, Better::lower).direction, 0);
     const MetricDelta n = metricDelta(3, 1.0, Better::neither);

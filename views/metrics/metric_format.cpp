@@ -51,8 +51,10 @@ MetricDelta metricDelta(double current, std::optional<double> previous, Better b
     const QString arrow = d.direction > 0 ? QStringLiteral("▲") : QStringLiteral("▼");
     if (prev != 0) {
         const double pct = std::abs(current - prev) / std::abs(prev) * 100;
-        d.text = arrow + QLatin1Char(' ') + QString::number(pct, 'f', pct < 10 ? 1 : 0) +
-                 QStringLiteral(" %");
+        d.text =
+            arrow + QLatin1Char(' ') +
+            (pct < 0.05 ? QStringLiteral("<0.1") : QString::number(pct, 'f', pct < 10 ? 1 : 0)) +
+            QStringLiteral(" %");
     } else {
         d.text = arrow;
     }
@@ -64,6 +66,14 @@ MetricDelta metricDelta(double current, std::optional<double> previous, Better b
         d.worsened = d.direction < 0;
     }
     return d;
+}
+
+QString percentChange(double was, double now) {
+    if (now == was) return QStringLiteral("=");
+    const double pct = (now / was - 1) * 100;
+    const QString sign = now > was ? QStringLiteral("+") : QStringLiteral("-");
+    if (std::abs(pct) < 0.05) return sign + QStringLiteral("<0.1 %");
+    return sign + QString::number(std::abs(pct), 'f', 1) + QStringLiteral(" %");
 }
 
 QColor improvedColor() {

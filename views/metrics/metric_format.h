@@ -33,6 +33,10 @@ struct MetricDelta {
 
 MetricDelta metricDelta(double current, std::optional<double> previous, Better better);
 
+// The change from `was` (> 0) to `now` in percent, signed, one decimal: "+87.5 %", "-56.2 %";
+// "=" when equal, "+<0.1 %" / "-<0.1 %" when too small for one decimal (it is still a change).
+QString percentChange(double was, double now);
+
 // Colours of good and bad changes, readable on light and dark palettes.
 QColor improvedColor();
 QColor worsenedColor();

@@ -1,5 +1,6 @@
 #include "search/trade_off_dialog.h"
 
+#include "metrics/metric_format.h"
 #include "metrics/units.h"
 #include "qt_text.h"
 #include "search/objective.h"
@@ -66,12 +67,9 @@ TradeOffDialog::TradeOffDialog(const Metrics& before, const Metrics& after,
         cell(0, row.name);
         cell(1, qs(row.text(row.a)));
         cell(2, qs(row.text(row.b)));
-        QString change = QStringLiteral("=");
-        if (row.a != row.b)
-            change = row.a > 0 ? QStringLiteral("%1%2 %")
-                                     .arg(row.b > row.a ? QStringLiteral("+") : QString())
-                                     .arg(qs(fixedText((row.b / row.a - 1) * 100, 1)))
-                               : QStringLiteral("+%1").arg(qs(row.text(row.b - row.a)));
+        const QString change = row.a > 0 || row.a == row.b
+                                   ? percentChange(row.a, row.b)
+                                   : QStringLiteral("+%1").arg(qs(row.text(row.b - row.a)));
         QTableWidgetItem* c = cell(3, change);
         if (row.b != row.a) c->setForeground(row.b > row.a ? worse : better);
         if (row.b > row.a) worse_ << row.name.trimmed();
