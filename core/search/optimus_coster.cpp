@@ -319,6 +319,20 @@ void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
     mostRead_ = most;
 }
 
+// A member's state over every decision a larger group can impose, its producers' found first
+// (Optimus Alg. 2 L5): certainly not ISOA when Alg. 2 never picks it (dp1 ≥ dp0) or a producer
+// certainly is; undecided when an outside producer may join (mayForce_) or a producer is
+// undecided; else certainly ISOA.
+char OptimusCoster::certainState(size_t k) const {
+    bool forcedOff = false, maybe = mayForce_[k];
+    for (int32_t e = prodBeg_[k]; e < prodEnd_[k]; ++e) {
+        const char p = state_[size_t(prodSlot_[size_t(e)])];
+        forcedOff = forcedOff || p == kIsoa;
+        maybe = maybe || p == kMaybe;
+    }
+    return !(dp1_[k] < dp0_[k]) || forcedOff ? kNotIsoa : maybe ? kMaybe : kIsoa;
+}
+
 // One pass from the inputs down: the ISOA flags of Optimus Alg. 2 (an ISOA operator forces its
 // consumers off), the channel tiles t_c(l) of Optimus Eq. 4 and the operators' fmaps at the
 // smallest tile with them (opsMembers_).
@@ -333,9 +347,7 @@ void OptimusCoster::decide(bool upper) {
     const LayerId* __restrict m = m_->data();
     const int64_t* __restrict outC = outC_.data();
     const char* __restrict concat = concat_.data();
-    const char* __restrict mayForce = mayForce_.data();
     char* __restrict forced = forced_.data();
-    char* __restrict state = state_.data();
     const int64_t* __restrict dp1 = dp1_.data();
     const int64_t* __restrict dp0 = dp0_.data();
     const int64_t* __restrict rh = rh_.data();
@@ -344,9 +356,6 @@ void OptimusCoster::decide(bool upper) {
     const int32_t* __restrict childBeg = childBeg_.data();
     const int32_t* __restrict childEnd = childEnd_.data();
     const int32_t* __restrict childSlot = childSlot_.data();
-    const int32_t* __restrict prodBeg = prodBeg_.data();
-    const int32_t* __restrict prodEnd = prodEnd_.data();
-    const int32_t* __restrict prodSlot = prodSlot_.data();
     const int64_t Tc = Tc_;
     int64_t members = 0, bound = 0;
     for (size_t k = 0; k < n_; ++k) {
@@ -361,15 +370,8 @@ void OptimusCoster::decide(bool upper) {
         const int64_t area = concat[v] ? 0 : rh[k] * rw[k];
         members += tc[k] * area;
         if (!upper) continue;
-        // decideBound()'s states, without its matching.
-        bool forcedOff = false, maybe = mayForce[k];
-        for (int32_t e = prodBeg[k]; e < prodEnd[k]; ++e) {
-            const char p = state[size_t(prodSlot[size_t(e)])];
-            forcedOff = forcedOff || p == kIsoa;
-            maybe = maybe || p == kMaybe;
-        }
-        const char st = !worth || forcedOff ? kNotIsoa : maybe ? kMaybe : kIsoa;
-        state[k] = st;
+        const char st = certainState(k); // decideBound()'s states, without its matching
+        state_[k] = st;
         bound += (st == kIsoa ? tcMin : C) * area;
     }
     opsMembers_ = members;
@@ -394,14 +396,7 @@ void OptimusCoster::decideBound() {
     for (size_t k = 0; k < n_; ++k) {
         const size_t v = size_t(m[k]);
         const int64_t C = outC_[v], tcMin = std::min(Tc_, C);
-        const bool worth = dp1_[k] < dp0_[k];
-        bool forcedOff = false, maybe = mayForce_[k];
-        for (int32_t e = prodBeg_[k]; e < prodEnd_[k]; ++e) {
-            const char p = state_[size_t(prodSlot_[size_t(e)])];
-            forcedOff = forcedOff || p == kIsoa;
-            maybe = maybe || p == kMaybe;
-        }
-        const char st = !worth || forcedOff ? kNotIsoa : maybe ? kMaybe : kIsoa;
+        const char st = certainState(k);
         state_[k] = st;
         matched_[k] = 0;
         if (concat_[v]) continue;

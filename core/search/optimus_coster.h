@@ -70,6 +70,7 @@ class OptimusCoster {
     void smallestTile(int64_t lo, int64_t ow);
     void decide(bool upper);
     void decideBound();
+    char certainState(size_t k) const;
     void extents(int axis, int64_t t, int64_t* r, int64_t* e) const;
     bool fmapFits(int64_t th, int64_t limit);
     int64_t joinedBound(size_t o);

@@ -339,11 +339,19 @@ void GroupItem::setRect(const QRectF& rect, double headerHeight) {
     header_ = headerHeight;
 }
 
+// The caption's name line, and below it the buffer fill bar (item coordinates).
+QRectF GroupItem::nameRect() const {
+    const double pad = 10;
+    return QRectF(rect_.left() + pad, rect_.top() + 5, rect_.width() - 2 * pad,
+                  QFontMetricsF(style_->headerFont).height());
+}
+QRectF GroupItem::barRect() const {
+    const QRectF name = nameRect();
+    return QRectF(name.left(), name.bottom() + 3, name.width(), 5);
+}
+
 QRectF GroupItem::captionRect() const {
-    // As paint() lays it out: the text 5 px below the top, the bar 3 px below the text and
-    // 5 px high, and 2 px to spare.
-    const double text = QFontMetricsF(style_->headerFont).height();
-    return QRectF(rect_.left(), rect_.top(), rect_.width(), 5 + text + 3 + 5 + 2);
+    return QRectF(rect_.left(), rect_.top(), rect_.width(), barRect().bottom() + 2 - rect_.top());
 }
 
 bool GroupItem::inHeader(const QPointF& pos) const {
@@ -372,8 +380,7 @@ void GroupItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidg
     if (lod < kLodText) return;
 
     const QFontMetricsF fm(style_->headerFont);
-    const double pad = 10;
-    const QRectF text(rect_.left() + pad, rect_.top() + 5, rect_.width() - 2 * pad, fm.height());
+    const QRectF text = nameRect();
     p->setFont(style_->headerFont);
     p->setPen(t.text);
     QString caption = look_.name;
@@ -381,9 +388,7 @@ void GroupItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidg
         caption += QStringLiteral("  ·  %1 %").arg(int(std::lround(look_.fill_ratio * 100)));
     p->drawText(text, Qt::AlignLeft | Qt::AlignVCenter,
                 fm.elidedText(caption, Qt::ElideRight, text.width()));
-    if (look_.known)
-        drawFillBar(p, QRectF(rect_.left() + pad, text.bottom() + 3, rect_.width() - 2 * pad, 5),
-                    look_.fill_ratio, t);
+    if (look_.known) drawFillBar(p, barRect(), look_.fill_ratio, t);
 }
 
 } // namespace lf::graph

@@ -145,6 +145,8 @@ class GroupItem : public QGraphicsItem {
     void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
   private:
+    QRectF nameRect() const;
+    QRectF barRect() const;
     int key_;
     const ItemStyle* style_;
     QRectF rect_;

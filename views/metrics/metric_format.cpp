@@ -40,6 +40,15 @@ QColor MetricDelta::color() const {
     return {};
 }
 
+namespace {
+
+// |change| in percent with `decimals`; a change too small for one decimal is still one.
+QString percentDigits(double pct, int decimals) {
+    return pct < 0.05 ? QStringLiteral("<0.1") : QString::number(pct, 'f', decimals);
+}
+
+} // namespace
+
 MetricDelta metricDelta(double current, std::optional<double> previous, Better better) {
     MetricDelta d;
     if (!previous || !std::isfinite(current) || !std::isfinite(*previous)) return d;
@@ -52,9 +61,7 @@ MetricDelta metricDelta(double current, std::optional<double> previous, Better b
     if (prev != 0) {
         const double pct = std::abs(current - prev) / std::abs(prev) * 100;
         d.text =
-            arrow + QLatin1Char(' ') +
-            (pct < 0.05 ? QStringLiteral("<0.1") : QString::number(pct, 'f', pct < 10 ? 1 : 0)) +
-            QStringLiteral(" %");
+            arrow + QLatin1Char(' ') + percentDigits(pct, pct < 10 ? 1 : 0) + QStringLiteral(" %");
     } else {
         d.text = arrow;
     }
@@ -70,10 +77,8 @@ MetricDelta metricDelta(double current, std::optional<double> previous, Better b
 
 QString percentChange(double was, double now) {
     if (now == was) return QStringLiteral("=");
-    const double pct = (now / was - 1) * 100;
     const QString sign = now > was ? QStringLiteral("+") : QStringLiteral("-");
-    if (std::abs(pct) < 0.05) return sign + QStringLiteral("<0.1 %");
-    return sign + QString::number(std::abs(pct), 'f', 1) + QStringLiteral(" %");
+    return sign + percentDigits(std::abs(now / was - 1) * 100, 1) + QStringLiteral(" %");
 }
 
 QColor improvedColor() {
