@@ -320,9 +320,9 @@ void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
 }
 
 // A member's state over every decision a larger group can impose, its producers' found first
-// (Optimus Alg. 2 L5): certainly not ISOA when Alg. 2 never picks it (dp1 ≥ dp0) or a producer
-// certainly is; undecided when an outside producer may join (mayForce_) or a producer is
-// undecided; else certainly ISOA.
+// (Optimus Alg. 2 L5): certainly not ISOA when Optimus Alg. 2 never picks it (dp1 ≥ dp0) or
+// a producer certainly is; undecided when an outside producer may join (mayForce_) or a
+// producer is undecided; else certainly ISOA.
 char OptimusCoster::certainState(size_t k) const {
     bool forcedOff = false, maybe = mayForce_[k];
     for (int32_t e = prodBeg_[k]; e < prodEnd_[k]; ++e) {
