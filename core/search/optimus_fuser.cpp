@@ -485,6 +485,35 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     std::optional<OptimusCoster> coster2; // the helper thread's, a copy (see below)
     Hardware evalHw = hw;
     evalHw.buffer.bytes = capBits / 8;
+    // A layer alone whose Optimus Eq. 4 has no solution — its outside input at all its
+    // channels does not fit even at the smallest tile, as for a global pool over a large map —
+    // cannot run as an Optimus group of its own. Left alone, it runs layer by layer with the
+    // default tiles for the buffer, the schedule the network starts from, and costs what
+    // that schedule costs (docs/model-notes.md, "Optimus lone layers without a tile"). Found on the
+    // thread that costs single vertices (the first), once per layer.
+    const bool layerWiseAlone = opt.strategy == Strategy::optimus;
+    Schedule layerWise; // its layers' schedules, by LayerId
+    layerWise.layers.resize(size_t(net.size()));
+    layerWise.explicit_layer.assign(size_t(net.size()), 0); // 1: runs layer by layer alone
+    // Optimus Eq. 3 counts one image: so do the DRAM accesses of such a layer.
+    Hardware oneImageHw = evalHw;
+    oneImageHw.batch = 1;
+    auto layerWiseCost = [&](LayerId v) {
+        // Choosing its tiles is the default schedule's work, not the DP's (as `base` above).
+        const auto t1 = std::chrono::steady_clock::now();
+        layerWise.layers[size_t(v)] = defaultLayerSchedule(net, evalHw, v);
+        res.seconds -= std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+        layerWise.explicit_layer[size_t(v)] = 1;
+        FusionGroup fg; // the default group: one layer, layer by layer
+        fg.name = net.layer(v).name;
+        fg.layers = {v};
+        if (opt.cost == FuserCost::optimus)
+            return double(detail::evaluateGroup(net, oneImageHw, layerWise, fg, EvaluateOptions{})
+                              .gm.dram.total());
+        return groupObjectiveValue(
+            detail::evaluateGroup(net, evalHw, layerWise, fg, EvaluateOptions{}), evalHw,
+            opt.objective);
+    };
     auto classify = [&](const std::vector<LayerId>& members, int thread, double split,
                         bool upper) -> OptimusGroupClass {
         OptimusGroupClass c;
@@ -507,6 +536,10 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
             c.upper_bound_bits = oc.upper_bound_bits;
             c.upper_rows = oc.upper_rows;
             if (!oc.feasible && members.size() > 1) return c;
+            if (!oc.feasible && layerWiseAlone) {
+                c.cost = layerWiseCost(members.front()); // single vertices: on thread 0
+                return c;
+            }
             if (opt.cost == FuserCost::optimus) {
                 c.cost = double(oc.memory_cost);
                 return c;
@@ -616,7 +649,9 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     for (LayerId v : net.computeIds())
         if (!rules.vertex[size_t(v)]) {
             res.groups.push_back({v});
-            if (opt.cost == FuserCost::optimus) {
+            if (layerWiseAlone && !coster.cost({v}).feasible) {
+                res.cost += layerWiseCost(v);
+            } else if (opt.cost == FuserCost::optimus) {
                 res.cost += double(coster.cost({v}).memory_cost);
             } else {
                 FusionGroup fg;
@@ -634,6 +669,14 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     Schedule s = opt.cost == FuserCost::evaluate ? base : defaultSchedule(net, hw);
     s.groups.clear();
     for (const auto& members : res.groups) {
+        if (members.size() == 1 && layerWise.explicit_layer[size_t(members[0])]) {
+            // Layer by layer (normalize() gives it the default group), with the tiles costed.
+            const LayerId v = members[0];
+            s.explicit_layer[size_t(v)] =
+                s.explicit_layer[size_t(v)] || layerWise.layers[size_t(v)] != s.layers[size_t(v)];
+            s.layers[size_t(v)] = layerWise.layers[size_t(v)];
+            continue;
+        }
         FusionGroup fg;
         const LayerId first = *std::find_if(members.begin(), members.end(), [&](LayerId v) {
             return isCompute(net.layer(v).type);

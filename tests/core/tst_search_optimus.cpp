@@ -8,6 +8,7 @@
 #include "models/evaluate.h"
 #include "models/optimus.h"
 #include "network/dag.h"
+#include "reference_optimus.h"
 #include "schedule/schedule.h"
 #include "search/optimus_coster.h"
 #include "search/optimus_fuser.h"
@@ -117,7 +118,9 @@ double bruteForce(const Network& net, const Hardware& hw, int64_t capBits) {
         if (!optimusValidity(net, members).empty()) continue; // docs/models/optimus.md
         const OptimusPlan p = optimusPlan(net, hw, members, capBits);
         if (!p.feasible && members.size() > 1) continue;
-        cost[m] = double(p.memory_cost);
+        // A single layer without an Optimus Eq. 4 solution runs layer by layer.
+        cost[m] = p.feasible ? double(p.memory_cost)
+                             : test::referenceLoneLayerCost(net, hw, members.front(), capBits);
     }
     std::vector<double> f(size_t(1) << n, inf);
     f[0] = 0;
@@ -177,7 +180,8 @@ class TstSearchOptimus : public QObject {
 
     // A concat that joins a group is no ISOA operator: the operators behind it may be, so its
     // readers keep their t_c. The bound once charged them all their channels, called {n6}
-    // hopeless and so never formed {n1, n4, n6}, the optimum's group (11,332 instead of 9,928).
+    // hopeless and so never formed {n1, n4, n6}, the optimum's group (the DP found 11,332
+    // instead of 9,928 when lone layers were costed by Optimus Eq. 3 alone).
     void joinedConcatDoesNotForceItsReaders() {
         const Network net = test::networkFromYaml(R"(format: layerfuse/network@1
 name: dag
@@ -198,7 +202,9 @@ layers:
         opt.capacity_bytes = 1024;
         const OptimusFuserResult r = optimusFuse(net, hw, opt);
         QCOMPARE(r.cost, bruteForce(net, hw, 1024 * 8));
-        QCOMPARE(r.cost, 9928.0);
+        // 9,928 by Optimus Eq. 3 alone; n3 alone has no Optimus Eq. 4 solution in 1 KB and
+        // runs layer by layer, which costs more.
+        QCOMPARE(r.cost, 16128.0);
         bool fused = false;
         for (const auto& g : r.groups)
             fused = fused || g == std::vector<LayerId>{2, 5, 7};
@@ -427,6 +433,36 @@ layers:
                 QCOMPARE(double(m.totals.dram_accesses), r.cost);
                 QVERIFY(m.totals.dram_accesses < d.totals.dram_accesses);
             }
+        }
+    }
+
+    // A layer alone without an Optimus Eq. 4 solution (the global pools of ResNet-50,
+    // Inception-v3 and Xception on the paper's 128 KB buffer: their input at all its channels
+    // does not fit) runs layer by layer with the default tiles, so the scheme fits the buffer,
+    // and the DP counts what that schedule costs (for one image, as Optimus Eq. 3 does).
+    void loneLayerWithoutEq4SolutionRunsLayerByLayer() {
+        Hardware hw = test::bundledHardware("optimus-default");
+        hw.batch = 1;
+        for (const char* name : {"resnet50", "inceptionv3", "xception"}) {
+            const Network net = test::bundledNetwork(name);
+            const OptimusFuserResult r = optimusFuse(net, hw, OptimusFuserOptions{});
+            QVERIFY(checkSchedule(net, hw, r.schedule).empty());
+            const Metrics m = evaluate(net, hw, r.schedule);
+            QVERIFY2(m.totals.fits, name);
+            QCOMPARE(double(m.totals.dram_accesses), r.cost);
+            OptimusCoster coster(net, hw, hw.buffer.bytes * 8);
+            int layerByLayer = 0;
+            for (const FusionGroup& g : r.schedule.groups) {
+                if (g.layers.size() != 1 || coster.cost(g.layers).feasible) {
+                    QCOMPARE(g.strategy, Strategy::optimus);
+                    continue;
+                }
+                QVERIFY(isImplicitGroup(g, net)); // the default group: layer by layer
+                QCOMPARE(r.schedule.layers[size_t(g.layers[0])],
+                         defaultLayerSchedule(net, hw, g.layers[0]));
+                ++layerByLayer;
+            }
+            QVERIFY2(layerByLayer > 0, name); // the global pool at least
         }
     }
 

@@ -1,5 +1,6 @@
 #include "reference_optimus.h"
 
+#include "models/evaluate.h"
 #include "models/optimus.h"
 #include "search/optimus_groups.h"
 
@@ -76,8 +77,22 @@ double referenceGroupCost(const Network& net, const Hardware& hw,
     if (!compute) return members.size() == 1 ? 0 : kInf; // a lone concat moves nothing
     if (!optimusValidity(net, members).empty()) return kInf;
     const OptimusPlan p = optimusPlan(net, hw, members, hw.buffer.bytes * 8);
-    if (!p.feasible && members.size() > 1) return kInf;
+    if (!p.feasible)
+        return members.size() > 1
+                   ? kInf
+                   : referenceLoneLayerCost(net, hw, members.front(), hw.buffer.bytes * 8);
     return double(p.memory_cost);
+}
+
+double referenceLoneLayerCost(const Network& net, const Hardware& hw, LayerId v,
+                              int64_t capacity_bits) {
+    Hardware one = hw;
+    one.buffer.bytes = capacity_bits / 8;
+    one.batch = 1;
+    const Schedule s = defaultSchedule(net, one);
+    const Metrics m = evaluate(net, one, s);
+    const int g = s.groupOf(v);
+    return double(m.groups[size_t(g)].dram.total());
 }
 
 ReferenceOptimus referenceOptimus(const Network& net, const Hardware& hw,

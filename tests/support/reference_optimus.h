@@ -26,8 +26,15 @@ ReferenceOptimus referenceOptimus(const Network& net, const Hardware& hw,
                                   const std::vector<LayerType>& fusible = {});
 
 // Optimus Eq. 3 of a group as the model computes it; infinite when the group is not valid
-// (not cycle-free, or no Optimus Eq. 4 solution for more than one layer).
+// (not cycle-free, or no Optimus Eq. 4 solution for more than one layer). A single layer
+// without an Optimus Eq. 4 solution runs layer by layer: referenceLoneLayerCost.
 double referenceGroupCost(const Network& net, const Hardware& hw,
                           const std::vector<LayerId>& members);
+
+// The DRAM accesses, for one image, of layer `v` alone in the default schedule for a buffer
+// of `capacity_bits` (what the fuser counts for a lone layer without an Optimus Eq. 4
+// solution; docs/model-notes.md), through the public evaluate().
+double referenceLoneLayerCost(const Network& net, const Hardware& hw, LayerId v,
+                              int64_t capacity_bits);
 
 } // namespace lf::test
