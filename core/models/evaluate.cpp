@@ -21,27 +21,6 @@ namespace lf {
 
 namespace {
 
-GroupCost strategyCost(const Network& net, const Hardware& hw, const Schedule& sched,
-                       const FusionGroup& g) {
-    switch (g.strategy) {
-    case Strategy::recompute: {
-        GroupCost c = convFusionGroup(net, hw, sched, g);
-        c.weights_batch_reused = g.weights_resident;
-        return c;
-    }
-    case Strategy::reuse: {
-        GroupCost c = flowFusionGroup(net, hw, sched, g,
-                                      g.reuse_model == ReuseModelKind::alwani ? ReuseModel::alwani
-                                                                              : ReuseModel::hwff);
-        c.weights_batch_reused = true; // Tb = B: weights stay for the whole batch
-        return c;
-    }
-    case Strategy::optimus:
-        return optimusGroup(net, hw, sched, g);
-    }
-    return {};
-}
-
 // PEs a layer runs on: its sub-array (spatial) or the whole array (temporal).
 SubArray layerArray(const FusionGroup& g, const std::map<LayerId, SubArray>& subs,
                     const Hardware& hw, LayerId id) {
@@ -78,6 +57,27 @@ bool anySaturated(const GroupMetrics& g) {
 } // namespace
 
 namespace detail {
+
+GroupCost strategyCost(const Network& net, const Hardware& hw, const Schedule& sched,
+                       const FusionGroup& g) {
+    switch (g.strategy) {
+    case Strategy::recompute: {
+        GroupCost c = convFusionGroup(net, hw, sched, g);
+        c.weights_batch_reused = g.weights_resident;
+        return c;
+    }
+    case Strategy::reuse: {
+        GroupCost c = flowFusionGroup(net, hw, sched, g,
+                                      g.reuse_model == ReuseModelKind::alwani ? ReuseModel::alwani
+                                                                              : ReuseModel::hwff);
+        c.weights_batch_reused = true; // Tb = B: weights stay for the whole batch
+        return c;
+    }
+    case Strategy::optimus:
+        return optimusGroup(net, hw, sched, g);
+    }
+    return {};
+}
 
 GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& sched,
                         const FusionGroup& g, const EvaluateOptions& opt) {

@@ -6,6 +6,7 @@
 #include "metrics/metrics.h"
 #include "models/energy.h"
 #include "models/evaluate.h"
+#include "models/group_cost.h"
 
 #include <vector>
 
@@ -18,6 +19,10 @@ struct GroupEval {
     int64_t buffer_bits = 0;
 };
 
+// The group as its strategy's model costs it (per image: work, footprint, DRAM traffic),
+// before latency and energy.
+GroupCost strategyCost(const Network& net, const Hardware& hw, const Schedule& sched,
+                       const FusionGroup& g);
 GroupEval evaluateGroup(const Network& net, const Hardware& hw, const Schedule& sched,
                         const FusionGroup& g, const EvaluateOptions& opt);
 Metrics assemble(const Network& net, const Hardware& hw,

@@ -495,9 +495,6 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     Schedule layerWise; // its layers' schedules, by LayerId
     layerWise.layers.resize(size_t(net.size()));
     layerWise.explicit_layer.assign(size_t(net.size()), 0); // 1: runs layer by layer alone
-    // Optimus Eq. 3 counts one image: so do the DRAM accesses of such a layer.
-    Hardware oneImageHw = evalHw;
-    oneImageHw.batch = 1;
     auto layerWiseCost = [&](LayerId v) {
         // Choosing its tiles is the default schedule's work, not the DP's (as `base` above).
         const auto t1 = std::chrono::steady_clock::now();
@@ -507,9 +504,12 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
         FusionGroup fg; // the default group: one layer, layer by layer
         fg.name = net.layer(v).name;
         fg.layers = {v};
-        if (opt.cost == FuserCost::optimus)
-            return double(detail::evaluateGroup(net, oneImageHw, layerWise, fg, EvaluateOptions{})
-                              .gm.dram.total());
+        if (opt.cost == FuserCost::optimus) { // its DRAM accesses for one image, as Optimus Eq. 3
+            Traffic t;
+            for (const LayerCost& lc : detail::strategyCost(net, evalHw, layerWise, fg).layers)
+                t += lc.dram;
+            return double(t.total());
+        }
         return groupObjectiveValue(
             detail::evaluateGroup(net, evalHw, layerWise, fg, EvaluateOptions{}), evalHw,
             opt.objective);
