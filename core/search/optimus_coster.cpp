@@ -80,15 +80,15 @@ OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t cap
     slot_.assign(n, -1);
     outIndex_.assign(n, -1);
     const size_t edges = std::max(inList_.size(), succList_.size()) + 1;
-    for (auto* v :
-         {&prodBeg_, &prodEnd_, &childBeg_, &childEnd_, &readBeg_, &readEnd_, &firstK_, &firstPos_})
+    for (auto* v : {&prodBeg_, &prodEnd_, &childCount_, &readBeg_, &readEnd_, &firstK_, &firstPos_})
         v->assign(n, 0);
-    for (auto* v : {&prodSlot_, &childSlot_, &readOut_})
+    for (auto* v : {&prodSlot_, &readOut_})
         v->assign(edges, 0);
-    for (auto* v : {&inside_, &output_, &forced_, &mayForce_, &state_, &matched_, &neverIsoa_})
+    for (auto* v :
+         {&inside_, &output_, &isoa_, &mayForce_, &state_, &matched_, &neverIsoa_, &topForced_})
         v->assign(n, 0);
     for (auto* v : {&rh_, &rw_, &ah_, &aw_, &dp1_, &dp0_, &tc_, &th_, &eh_, &ew_, &eah_, &eaw_,
-                    &teh_, &joined_, &extra_, &owed_})
+                    &teh_, &joined_, &extra_, &owed_, &acc1_, &acc0_})
         v->assign(n, 0);
     outside_.assign(n, kNoLayer);
     charged_.assign(n, 0);
@@ -126,59 +126,30 @@ void OptimusCoster::setJoinable(const std::vector<char>& vertex) {
         joinable_[v] = v < vertex.size() && vertex[v];
 }
 
-// The group's consumer edges, its outputs and the Optimus Eq. 3 terms they give; one pass from
-// the outputs up (a member's consumers come after it).
+// Each member's slot, before any member looks up another, and the sums its consumers add to
+// in smallestTile() cleared; Σ|param|.
 void OptimusCoster::begin(const std::vector<LayerId>& members) {
     m_ = &members;
     n_ = members.size();
-    // Raw pointers: the flags are chars, which may alias anything, so through the vectors
-    // every flag written would reload every array.
     const LayerId* __restrict mem = members.data();
     int32_t* __restrict slot = slot_.data();
-    const int32_t* __restrict succStart = succStart_.data();
-    const int32_t* __restrict succList = succList_.data();
-    const int64_t* __restrict elems = elems_.data();
-    int32_t* __restrict childBeg = childBeg_.data();
-    int32_t* __restrict childEnd = childEnd_.data();
-    int32_t* __restrict childSlot = childSlot_.data();
-    char* __restrict inside = inside_.data();
-    char* __restrict output = output_.data();
-    char* __restrict forced = forced_.data();
+    int32_t* __restrict cnt = childCount_.data();
     int64_t* __restrict rh = rh_.data();
     int64_t* __restrict rw = rw_.data();
     int64_t* __restrict ah = ah_.data();
     int64_t* __restrict aw = aw_.data();
+    int64_t* __restrict acc1 = acc1_.data();
+    int64_t* __restrict acc0 = acc0_.data();
     joinedDone_ = isoaDone_ = false;
-    int64_t ofmap = 0, weights = 0, oh = 1, ow = 1;
-    int32_t nc = 0;
-    for (size_t k = n_; k-- > 0;) {
+    int64_t weights = 0;
+    for (size_t k = 0; k < n_; ++k) {
         const size_t v = size_t(mem[k]);
-        slot[v] = int32_t(k); // before its producers look it up
-        const int32_t s0 = succStart[v], s1 = succStart[v + 1];
-        const int32_t before = nc;
-        childBeg[k] = nc;
-        for (int32_t e = s0; e < s1; ++e) { // branch-free: the successor is a member or not
-            const int32_t q = slot[size_t(succList[size_t(e)])];
-            childSlot[size_t(nc)] = q;
-            nc += q >= 0;
-        }
-        childEnd[k] = nc;
-        const bool in = nc != before, out = (s1 - s0) != nc - before || s0 == s1;
-        inside[k] = in;
-        output[k] = out;
-        forced[k] = 0;
-        rh[k] = rw[k] = ah[k] = aw[k] = 0;
-        if (out) {
-            ofmap += elems[v];
-            oh = std::max(oh, outH_[v]);
-            ow = std::max(ow, outW_[v]);
-        }
+        slot[v] = int32_t(k); // before its consumers look it up
+        cnt[k] = 0;
+        rh[k] = rw[k] = ah[k] = aw[k] = acc1[k] = acc0[k] = 0;
         weights += weights_[v];
     }
-    ofmap_ = ofmap;
     weights_sum_ = weights;
-    oh_ = oh;
-    ow_ = ow;
 }
 
 void OptimusCoster::end() {
@@ -189,22 +160,32 @@ void OptimusCoster::end() {
     m_ = nullptr;
 }
 
-// One pass from the outputs up. R(l, t) of Optimus §5.2 on both axes (R(n, t) = t at the group's
-// outputs, R(l−1, t) = R(l, t)·S + K − S, clipped to the real maps) at the smallest tile
-// t_h × t_w = lo × O_w (rh_, rw_; the line buffer) and at 1 × 1 (ah_, aw_, for Optimus Alg. 2),
-// the producer edges and the outside tensors (each once: footnote 3; models/optimus.cpp) with
-// the largest window any member reads of each at the smallest tile (eh_, ew_), Optimus Alg. 2's
-// dp over the group's consumers, and every operator's fmap at min(T_c, C_out).
+// One pass from the outputs up (a member's consumers come after it and have added to its
+// sums when it is met). Which members are outputs (some consumer outside the group, or none)
+// and the Optimus Eq. 3 terms they give; R(l, t) of Optimus §5.2 on both axes (R(n, t) = t at
+// the group's outputs, R(l−1, t) = R(l, t)·S + K − S, clipped to the real maps) at the
+// smallest tile t_h × t_w = lo × O_w (rh_, rw_; the line buffer), where an output holds
+// min(lo, O_h(l)) rows and its whole width (called with lo = T_h and ow unbounded: the group's
+// lo = min(T_h, max O_h) gives the same, since no output is higher than the highest), and at
+// 1 × 1 (ah_, aw_, for Optimus Alg. 2); the producer edges and the outside tensors (each
+// once: footnote 3; models/optimus.cpp) with the largest window any member reads of each at
+// the smallest tile (eh_, ew_), Optimus Alg. 2's dp over the group's consumers, and every
+// operator's fmap at min(T_c, C_out).
 //
 // The outside tensors are met from the last reader up; firstK_/firstPos_ keep where the
 // first reader reads each, for joinedBound(), which charges them in the members' order.
 void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
     const LayerId* __restrict m = m_->data();
+    const int32_t* __restrict succStart = succStart_.data();
+    int32_t* __restrict cnt = childCount_.data();
+    int64_t* __restrict acc1 = acc1_.data();
+    int64_t* __restrict acc0 = acc0_.data();
+    char* __restrict inside = inside_.data();
+    char* __restrict output = output_.data();
     const int64_t* __restrict outH = outH_.data();
     const int64_t* __restrict outW = outW_.data();
     const int64_t* __restrict outC = outC_.data();
     const int64_t* __restrict elems = elems_.data();
-    const char* __restrict inside = inside_.data();
     const char* __restrict concat = concat_.data();
     const char* __restrict joinable = joinable_.data();
     const int32_t* __restrict inStart = inStart_.data();
@@ -220,9 +201,6 @@ void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
     int32_t* __restrict readOut = readOut_.data();
     int32_t* __restrict firstK = firstK_.data();
     int32_t* __restrict firstPos = firstPos_.data();
-    const int32_t* __restrict childBeg = childBeg_.data();
-    const int32_t* __restrict childEnd = childEnd_.data();
-    const int32_t* __restrict childSlot = childSlot_.data();
     char* __restrict mayForce = mayForce_.data();
     int64_t* __restrict rhs = rh_.data();
     int64_t* __restrict rws = rw_.data();
@@ -237,13 +215,21 @@ void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
     int64_t* __restrict dp0 = dp0_.data();
     const bool symmetric = symmetric_, sameH = lo == 1;
     const int64_t Tc = Tc_;
-    int64_t weakest = 0, ifmap = 0, most = 1;
+    int64_t weakest = 0, ifmap = 0, most = 1, ofmap = 0, oh = 1;
     int32_t np = 0, nr = 0, no = 0;
     for (size_t k = n_; k-- > 0;) {
         const size_t v = size_t(m[k]);
         const int64_t fullH = outH[v], fullW = outW[v];
+        const int32_t nSucc = succStart[v + 1] - succStart[v];
+        const bool in = cnt[k] != 0, out = cnt[k] != nSucc || nSucc == 0;
+        inside[k] = in;
+        output[k] = out;
+        if (out) {
+            ofmap += elems[v];
+            oh = std::max(oh, fullH);
+        }
         int64_t rh = rhs[k], rw = rws[k];
-        if (!inside[k]) {
+        if (!in) {
             rh = std::max(rh, std::min(lo, fullH));
             rw = std::max(rw, std::min(ow, fullW));
         }
@@ -255,6 +241,13 @@ void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
         // height is 1, and with square maps and windows the widths are the heights.
         const int64_t ah = sameH ? rh : std::clamp<int64_t>(ahs[k], 1, fullH);
         const int64_t aw = symmetric ? ah : std::clamp<int64_t>(aws[k], 1, fullW);
+        // Optimus Alg. 2 at t_h · t_w = 1 · 1: dp1 = this operator ISOA, dp0 = not; its
+        // consumers in the group added their terms already (they come after it).
+        const int64_t area = ah * aw, C = outC[v];
+        const int64_t d1 = satAdd(Tc * area, acc1[k]), d0 = satAdd(C * area, acc0[k]);
+        dp1[k] = d1;
+        dp0[k] = d0;
+        const int64_t dmin = std::min(d1, d0);
         prodBeg[k] = np;
         readBeg[k] = nr;
         const int32_t i0 = inStart[v], i1 = inStart[v + 1];
@@ -268,6 +261,10 @@ void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
                 const int32_t q = slot[size_t(p)];
                 if (q >= 0) {
                     prodSlot[size_t(np++)] = q;
+                    ++cnt[q];
+                    // Saturating: a member below several producers counts once per path.
+                    acc1[q] = satAdd(acc1[q], d0);
+                    acc0[q] = satAdd(acc0[q], dmin);
                     rhs[q] = std::max(rhs[q], wh);
                     rws[q] = std::max(rws[q], ww);
                     if (!sameH) ahs[q] = std::max(ahs[q], wah);
@@ -300,20 +297,11 @@ void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
         prodEnd[k] = np;
         readEnd[k] = nr;
         mayForce[k] = may;
-        // Optimus Alg. 2 at t_h · t_w = 1 · 1: dp1 = this operator ISOA, dp0 = not.
-        const int64_t area = ah * aw, C = outC[v];
-        int64_t d1 = Tc * area, d0 = C * area;
-        for (int32_t e = childBeg[k]; e < childEnd[k]; ++e) {
-            const size_t q = size_t(childSlot[size_t(e)]);
-            // Saturating: a child below several parents counts once per path.
-            d1 = satAdd(d1, dp0[q]);
-            d0 = satAdd(d0, std::min(dp1[q], dp0[q]));
-        }
-        dp1[k] = d1;
-        dp0[k] = d0;
         if (!concat[v]) weakest += std::min(Tc, C) * rh * rw;
     }
     nOutside_ = size_t(no);
+    ofmap_ = ofmap;
+    oh_ = oh;
     ifmap_ = ifmap;
     weakest_ = weakest;
     mostRead_ = most;
@@ -334,8 +322,8 @@ char OptimusCoster::certainState(size_t k) const {
 }
 
 // One pass from the inputs down: the ISOA flags of Optimus Alg. 2 (an ISOA operator forces its
-// consumers off), the channel tiles t_c(l) of Optimus Eq. 4 and the operators' fmaps at the
-// smallest tile with them (opsMembers_).
+// consumers off: a member is ISOA only when no producer in the group is), the channel tiles t_c(l)
+// of Optimus Eq. 4 and the operators' fmaps at the smallest tile with them (opsMembers_).
 //
 // With `upper`, the same pass also finds what any group holding this one with as many
 // smallest-tile rows needs at most for this one's operators' terms of Optimus Eq. 4 there,
@@ -347,25 +335,24 @@ void OptimusCoster::decide(bool upper) {
     const LayerId* __restrict m = m_->data();
     const int64_t* __restrict outC = outC_.data();
     const char* __restrict concat = concat_.data();
-    char* __restrict forced = forced_.data();
+    char* __restrict isoa = isoa_.data();
     const int64_t* __restrict dp1 = dp1_.data();
     const int64_t* __restrict dp0 = dp0_.data();
     const int64_t* __restrict rh = rh_.data();
     const int64_t* __restrict rw = rw_.data();
     int64_t* __restrict tc = tc_.data();
-    const int32_t* __restrict childBeg = childBeg_.data();
-    const int32_t* __restrict childEnd = childEnd_.data();
-    const int32_t* __restrict childSlot = childSlot_.data();
+    const int32_t* __restrict prodBeg = prodBeg_.data();
+    const int32_t* __restrict prodEnd = prodEnd_.data();
+    const int32_t* __restrict prodSlot = prodSlot_.data();
     const int64_t Tc = Tc_;
     int64_t members = 0, bound = 0;
     for (size_t k = 0; k < n_; ++k) {
         const size_t v = size_t(m[k]);
         const int64_t C = outC[v], tcMin = std::min(Tc, C);
-        const bool worth = dp1[k] < dp0[k];
-        const bool phi = !forced[k] && worth;
-        if (phi)
-            for (int32_t e = childBeg[k]; e < childEnd[k]; ++e)
-                forced[size_t(childSlot[size_t(e)])] = 1;
+        bool phi = dp1[k] < dp0[k];
+        for (int32_t e = prodBeg[k]; e < prodEnd[k] && phi; ++e)
+            phi = !isoa[size_t(prodSlot[size_t(e)])]; // an ISOA producer forces it off
+        isoa[k] = phi;
         tc[k] = phi ? tcMin : C;
         const int64_t area = concat[v] ? 0 : rh[k] * rw[k];
         members += tc[k] * area;
@@ -492,9 +479,9 @@ bool OptimusCoster::fmapFits(int64_t th, int64_t limit) {
 OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members, int64_t ceiling,
                                         bool upper) {
     begin(members);
-    const int64_t oh = oh_, ow = ow_, weights = weights_sum_, ofmap = ofmap_;
+    smallestTile(Th_, INT64_MAX); // an output's rows min(lo, O_h) are min(T_h, its own O_h)
+    const int64_t oh = oh_, weights = weights_sum_, ofmap = ofmap_;
     const int64_t lo = std::min(Th_, oh);
-    smallestTile(lo, ow);
     const int64_t ifmap = ifmap_;
     Cost c;
     c.memory_cost = satAdd(ifmap + ofmap, satMul(ceilDiv(oh, lo), weights)); // infeasible: t_h = lo
@@ -767,16 +754,16 @@ int64_t OptimusCoster::lowerBound(int64_t limit) {
         if (may) tops.push_back(k);
     }
     auto sumFor = [&](uint32_t mask) {
-        std::fill(forced_.begin(), forced_.begin() + ptrdiff_t(n), 0);
+        std::fill(topForced_.begin(), topForced_.begin() + ptrdiff_t(n), 0);
         for (size_t b = 0; b < tops.size(); ++b)
-            if (mask >> b & 1) forced_[tops[b]] = 1;
+            if (mask >> b & 1) topForced_[tops[b]] = 1;
         int64_t total = 0;
         for (size_t k = 0; k < n; ++k) {
             const size_t v = size_t(m[k]);
-            const bool isoa = !forced_[k] && dp1_[k] < dp0_[k];
-            if (isoa)
-                for (int32_t e = childBeg_[k]; e < childEnd_[k]; ++e)
-                    forced_[size_t(childSlot_[size_t(e)])] = 1;
+            bool isoa = !topForced_[k] && dp1_[k] < dp0_[k];
+            for (int32_t e = prodBeg_[k]; e < prodEnd_[k] && isoa; ++e)
+                isoa = !isoa_[size_t(prodSlot_[size_t(e)])];
+            isoa_[k] = isoa;
             if (!concat_[v]) total += (isoa ? std::min(Tc_, outC_[v]) : outC_[v]) * rh_[k] * rw_[k];
         }
         return total;

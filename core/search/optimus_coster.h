@@ -9,9 +9,11 @@
 // Optimus Eq. 3 is |ifmap| + |ofmap| + Σ|param| whatever t_h is (optimusPlan chooses residency
 // whenever it is possible); the search for the largest t_h runs only when they do not.
 //
-// A group costs three passes over its members: two from the outputs up (its consumer edges
-// and outputs; then the extents at the smallest tile and at 1 × 1, the producer edges, the
-// outside tensors and their windows, Optimus Alg. 2's dp) and one down (the ISOA decision).
+// A group costs two passes over its members, after one that gives each its slot: one from
+// the outputs up (which members are outputs, the extents at the smallest tile and at 1 × 1,
+// the producer edges, the outside tensors and their windows, Optimus Alg. 2's dp; each member
+// adds what its producers need of it to theirs, so no consumer edges are looked up) and one
+// down (the ISOA decision, each member reading its producers' flags).
 // A group that does not fit takes a second pass down for the bound over the decisions larger
 // groups can impose, and the outside bounds; each probe of the t_h search is one more pass
 // up, which stops as soon as the fmaps exceed the buffer.
@@ -94,13 +96,16 @@ class OptimusCoster {
     size_t n_ = 0;                  // members
     std::vector<int32_t> slot_;     // by LayerId, -1 outside the group
     std::vector<int32_t> outIndex_; // by LayerId: index into outside_, -1 otherwise
-    // By member: in-group producers and consumers, and the outside tensors it reads (as
-    // indices into outside_), as ranges into the edge arrays.
-    std::vector<int32_t> prodBeg_, prodEnd_, prodSlot_, childBeg_, childEnd_, childSlot_, readBeg_,
-        readEnd_, readOut_;
+    // By member: in-group producers and the outside tensors it reads (as indices into
+    // outside_), as ranges into the edge arrays; its consumer edges inside the group, and
+    // Optimus Alg. 2's sums over them (of dp0, and of min(dp1, dp0)), which the consumers add
+    // as they are met.
+    std::vector<int32_t> prodBeg_, prodEnd_, prodSlot_, childCount_, readBeg_, readEnd_, readOut_;
+    std::vector<int64_t> acc1_, acc0_;
     std::vector<int32_t> firstK_, firstPos_; // by outside tensor: its first reader and edge
     std::vector<int32_t> order_;             // outside tensors in their first readers' order
-    std::vector<char> inside_, output_, forced_;
+    std::vector<char> inside_, output_;
+    std::vector<char> isoa_;     // by member: ISOA in the decision (decide(), lowerBound())
     std::vector<char> mayForce_; // a producer outside the group may join it
     bool symmetric_ = false;     // every layer: equal heights and widths, equal windows
     // By member: extents at the smallest tile (rh_, rw_) and at 1 × 1 (ah_, aw_), Optimus Alg. 2's
@@ -117,8 +122,10 @@ class OptimusCoster {
     std::vector<size_t> tops_;
     enum : char { kNotIsoa, kIsoa, kMaybe };
     std::vector<char> state_, matched_;
+    std::vector<char> topForced_; // by member: forced off from outside (lowerBound())
     std::vector<char> neverIsoa_; // by outside tensor: its producer is never ISOA (producersIsoa())
-    int64_t ifmap_ = 0, ofmap_ = 0, weights_sum_ = 0, oh_ = 1, ow_ = 1; // found by begin()
+    int64_t weights_sum_ = 0;     // found by begin()
+    int64_t ifmap_ = 0, ofmap_ = 0, oh_ = 1; // found by smallestTile()
     bool joinedDone_ = false, isoaDone_ = false;
     int64_t ops_ = 0;               // operatorBound at the smallest tile, found by decideBound()
     int64_t opsMembers_ = 0;        // Σ t_c · extents of the operators at the smallest tile
