@@ -131,25 +131,17 @@ void OptimusCoster::setJoinable(const std::vector<char>& vertex) {
 void OptimusCoster::begin(const std::vector<LayerId>& members) {
     m_ = &members;
     n_ = members.size();
-    const LayerId* __restrict mem = members.data();
-    int32_t* __restrict slot = slot_.data();
-    int32_t* __restrict cnt = childCount_.data();
-    int64_t* __restrict rh = rh_.data();
-    int64_t* __restrict rw = rw_.data();
-    int64_t* __restrict ah = ah_.data();
-    int64_t* __restrict aw = aw_.data();
-    int64_t* __restrict acc1 = acc1_.data();
-    int64_t* __restrict acc0 = acc0_.data();
     joinedDone_ = isoaDone_ = false;
     int64_t weights = 0;
     for (size_t k = 0; k < n_; ++k) {
-        const size_t v = size_t(mem[k]);
-        slot[v] = int32_t(k); // before its consumers look it up
-        cnt[k] = 0;
-        rh[k] = rw[k] = ah[k] = aw[k] = acc1[k] = acc0[k] = 0;
+        const size_t v = size_t(members[k]);
+        slot_[v] = int32_t(k);
         weights += weights_[v];
     }
     weights_sum_ = weights;
+    std::fill_n(childCount_.begin(), n_, 0);
+    for (std::vector<int64_t>* a : {&rh_, &rw_, &ah_, &aw_, &acc1_, &acc0_})
+        std::fill_n(a->begin(), n_, 0);
 }
 
 void OptimusCoster::end() {
