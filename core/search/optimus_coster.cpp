@@ -167,6 +167,8 @@ void OptimusCoster::end() {
 // The outside tensors are met from the last reader up; firstK_/firstPos_ keep where the
 // first reader reads each, for joinedBound(), which charges them in the members' order.
 void OptimusCoster::smallestTile(int64_t lo, int64_t ow) {
+    // Raw pointers: the flags are chars, which may alias anything, so through the vectors
+    // every flag written would reload every array.
     const LayerId* __restrict m = m_->data();
     const int32_t* __restrict succStart = succStart_.data();
     int32_t* __restrict cnt = childCount_.data();

@@ -645,23 +645,11 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
                 take({LayerId(k * 64 + size_t(std::countr_zero(x)))}); // left isolated
         S.swap(next);
     }
-    // Compute layers outside the DP stay on their own.
+    // Compute layers outside the DP stay on their own, costed as the DP costs a vertex alone.
     for (LayerId v : net.computeIds())
         if (!rules.vertex[size_t(v)]) {
             res.groups.push_back({v});
-            if (layerWiseAlone && !coster.cost({v}).feasible) {
-                res.cost += layerWiseCost(v);
-            } else if (opt.cost == FuserCost::optimus) {
-                res.cost += double(coster.cost({v}).memory_cost);
-            } else {
-                FusionGroup fg;
-                fg.name = net.layer(v).name;
-                fg.layers = {v};
-                fg.strategy = opt.strategy;
-                res.cost += groupObjectiveValue(
-                    detail::evaluateGroup(net, evalHw, base, fg, EvaluateOptions{}), evalHw,
-                    opt.objective);
-            }
+            res.cost += classify({v}, 0, kInf, false).cost;
         }
     std::sort(res.groups.begin(), res.groups.end());
     res.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
