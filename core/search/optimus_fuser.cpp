@@ -582,6 +582,12 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     OptimusDeferral deferral;
     if (opt.cost == FuserCost::optimus && opt.defer && fanout >= 3) {
         deferral = coster.deferral();
+        if (opt.defer_unproven_sample >= 0) {
+            deferral.unproven_sample = opt.defer_unproven_sample;
+            if (opt.defer_unproven_sample == 0) deferral.max_unproven = 1;
+        } else {
+            deferral.max_unproven = -1; // never
+        }
         rules.deferral = &deferral;
     }
     OptimusGroupSpace space(net, rules, classify, [&] { return control.cancelled(); });

@@ -63,6 +63,11 @@ struct OptimusFuserOptions {
     // the same, fewer groups are costed. Only FuserCost::optimus defers, and only for
     // networks with a fan-out of three or more (large group spaces).
     bool defer = true;
+    // With `defer`: groups the bound cannot show to fit are deferred too once this many groups
+    // were formed under the deferral rule and the bound showed all but 1 % of them to fit
+    // (OptimusDeferral::unproven_sample); 0: every group under the rule, from the first;
+    // < 0: never. The scheme is the same.
+    int64_t defer_unproven_sample = 10000;
     int threads = 0; // threads costing candidate groups (0: two for wide fan-outs, else one);
                      // the result does not depend on it
     // Bounds (docs/model-notes.md, "Optimus DP bounds"). The candidate groups (five bitsets

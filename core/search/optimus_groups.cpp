@@ -223,7 +223,7 @@ void OptimusGroupSpace::resolve(const std::vector<uint32_t>& groups) {
     w.sharer.run(w.pending.size());
     for (Work::PerThread& t : w.perThread) {
         for (const Work::Found& f : t.found) {
-            info_[f.g].cost = f.c.cost; // a deferred group is valid: finite
+            info_[f.g].cost = f.c.cost; // infinite only for an unproven one
             info_[f.g].deferred = false;
             ++resolvedCount_;
         }
@@ -326,6 +326,10 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     // and of more than one vertex, and of those the ones that cost more than their split.
     int64_t costedValid = 0, dominated = 0;
     bool deferHere = false, upperWanted = false; // the bounds, for later vertices to defer
+    // Unproven groups (OptimusDeferral::unproven_sample): groups formed under the rule and
+    // of those the ones the bound did not show to fit; once deferred, always.
+    int64_t underRule = 0, unproven = 0;
+    bool deferUnproven = false;
     // What the group's components add up to (for {u} alone: nothing).
     struct Parts {
         double best = 0;           // Σ best: the first vertex's own cost is added once known
@@ -363,7 +367,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         int64_t ofmap = 0, weights = 0, upper = std::numeric_limits<int64_t>::max(), upperRows = 0,
                 ifmap = 0;
         int32_t oh = 1;
-        bool deferNow = false;
+        bool deferNow = false, unprovenNow = false;
         if (defer) {
             const size_t f = size_t(first);
             ofmap = satAdd(parts.ofmap, uOut ? defer->elems[f] : 0);
@@ -376,7 +380,8 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             // as an output), and reads some rows of its inputs; every outside tensor is read
             // at no more rows than the most any component or the first vertex reads of one.
             const int64_t lo = std::min<int64_t>(defer->tile_rows, oh);
-            if (deferHere && size > 1 && !parts.hopeless && anyCompute && parts.minLo == lo) {
+            const bool rule = deferHere && size > 1 && !parts.hopeless && anyCompute;
+            if (rule && parts.minLo == lo) {
                 const int64_t H = std::max<int64_t>(defer->rows[f], 1);
                 const int64_t rowsU = std::min(H, std::max(parts.rows, uOut ? lo : 1));
                 const int64_t ops = satAdd(
@@ -397,6 +402,18 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                     upperRows = rows;
                 }
             }
+            if (rule) {
+                ++underRule;
+                unproven += !deferNow;
+                if (!deferNow && deferUnproven) { // its cost's lower bound needs its inputs
+                    ifmap = 0;
+                    for (size_t k = 0; k < W; ++k)
+                        for (uint64_t x = out[4 * W + k]; x; x &= x - 1)
+                            ifmap =
+                                satAdd(ifmap, defer->elems[k * 64 + size_t(std::countr_zero(x))]);
+                    deferNow = unprovenNow = true;
+                }
+            }
         }
         Info& info = info_.emplace_back();
         info.cost = std::numeric_limits<double>::infinity();
@@ -409,11 +426,13 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         info.oh = oh;
         info.hopeless = parts.hopeless;
         info.deferred = deferNow;
+        info.unproven = unprovenNow;
         if (parts.hopeless) {
             ++byBound_; // it holds a hopeless group: invalid, not costed
         } else if (deferNow) {
-            // Valid and not hopeless: its fmaps fit at the smallest tile whatever its ISOA
-            // decision. Its parts' lower bounds hold for it (and {first}'s, added below).
+            // Proven: valid and not hopeless, its fmaps fit at the smallest tile whatever its
+            // ISOA decision. Unproven: taken as not hopeless (which prunes nothing). Its parts'
+            // lower bounds hold for it (and {first}'s, added below).
             ++deferredCount_;
             info_[id].lowerBound = parts.lowerBits;
             info_[id].cost = double(satAdd(satAdd(ifmap, ofmap), weights));
@@ -491,6 +510,9 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             defer && double(dominated) <= defer->max_dominated * double(costedValid);
         deferHere = fewDominated && costedValid >= defer->sample;
         upperWanted = defer && (costedValid < defer->sample || fewDominated);
+        deferUnproven =
+            deferUnproven || (deferHere && underRule >= defer->unproven_sample &&
+                              double(unproven) <= defer->max_unproven * double(underRule));
         {
             std::vector<uint64_t> m(W, 0), nb(W);
             setBit(m.data(), u);
@@ -611,8 +633,10 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         // The bound: when u's groups would exceed its share, form only those of up to the
         // largest size whose groups fit it (found by bisection over the size limit).
         const size_t mark = info_.size(), pendingMark = pending.size();
-        const int64_t byBoundMark = byBound_;
+        const int64_t byBoundMark = byBound_, underRuleMark = underRule, unprovenMark = unproven;
         auto rollback = [&] {
+            underRule = underRuleMark;
+            unproven = unprovenMark;
             bits_.resize(mark * kFields * W);
             for (size_t g = mark; g < info_.size(); ++g)
                 deferredCount_ -= info_[g].deferred;

@@ -49,7 +49,8 @@ namespace lf {
 // Optimus Eq. 3's cost. A group whose fmaps at its smallest tile are bounded within the
 // buffer whatever its ISOA decision is valid and not hopeless, so it need not be costed
 // while the space is formed: it is formed "deferred", and costed by resolve() when the DP
-// first needs its exact cost.
+// first needs its exact cost. Where that bound shows nearly every group to fit, the groups it
+// cannot show are deferred too (see `unproven_sample`): they may turn out invalid.
 struct OptimusDeferral {
     std::vector<int64_t> elems;   // by layer: output elements
     std::vector<int64_t> weights; // by layer: weight elements (Optimus Eq. 3's Σ|param|)
@@ -63,6 +64,15 @@ struct OptimusDeferral {
     // costed and at most `max_dominated` of them cost more than their split.
     int64_t sample = 1000;
     double max_dominated = 0.1;
+    // When to defer the groups the bound cannot show to fit (unproven). Their costs would
+    // give the bounds that prune larger groups, and the DP would need many of them where many
+    // are invalid. Where the bound showed all but `max_unproven` of the first
+    // `unproven_sample` groups formed under the rule above to fit, the buffer is large for the
+    // network: few groups are invalid and the bounds prune little, so from then on every group
+    // under the rule is deferred, proven or not (formed with no bound of its operators, with
+    // its parts' lower bounds, never hopeless).
+    int64_t unproven_sample = 10000;
+    double max_unproven = 0.01;
     // Rows of its inputs a layer reads to produce `rows` rows (Optimus §5.2's R(l − 1, t)).
     std::function<int64_t(LayerId, int64_t rows)> rows_read;
 };
@@ -137,10 +147,14 @@ class OptimusGroupSpace {
     // (OptimusDeferral::weights), else 0.
     bool deferring() const { return deferring_; }
     int64_t weights(size_t g) const { return info_[g].weights; }
-    // Whether g's cost is still only that lower bound (a deferred group is always valid).
+    // Whether g's cost is still only that lower bound; and whether, deferred, it was shown to
+    // fit (valid and not hopeless) or may turn out invalid when it is costed (OptimusDeferral::
+    // unproven_sample).
     bool deferred(size_t g) const { return info_[g].deferred; }
+    bool deferredProven(size_t g) const { return info_[g].deferred && !info_[g].unproven; }
     // Costs a deferred group (on the calling thread, as thread 0 of the classifier) and
-    // returns its cost; for any other group returns cost(g).
+    // returns its cost (infinite for an unproven one that does not fit); for any other group
+    // returns cost(g).
     double resolve(size_t g);
     // Costs the deferred ones of `groups`, on the classifier's threads.
     void resolve(const std::vector<uint32_t>& groups);
@@ -175,7 +189,7 @@ class OptimusGroupSpace {
         // outputs.
         int64_t ofmap = 0, weights = 0, upper = 0, upperRows = 0;
         int32_t size = 0, oh = 1;
-        bool hopeless = false, deferred = false;
+        bool hopeless = false, deferred = false, unproven = false;
     };
     std::vector<Info> info_;
     int64_t deferredCount_ = 0, resolvedCount_ = 0;

@@ -191,13 +191,18 @@ std::string randomDag(std::mt19937& rng, int n) {
 
 struct Deferred {
     int64_t groups = 0, deferred = 0, wrong = 0;
+    int64_t unproven = 0, invalid = 0; // deferred unproven, and of those found invalid
     std::string first;
 };
 
 // The group space of `net` with every group it can defer deferred (no sample, any share of
-// dominated groups), on two threads; then every deferred group checked and costed, half one by
-// one and half in batches.
-Deferred checkDeferred(const Network& net, const Hardware& hw, int64_t capBits, int64_t budget) {
+// dominated groups) — with `unproven`, every group under the deferral rule, shown to fit or
+// not — on two threads; then every deferred group checked and costed, half one by one and
+// half in batches. A group shown to fit must be valid and not hopeless; any deferred group's
+// cost must be at least its bound, and resolve() must give what the coster gives (infinite
+// when it does not fit).
+Deferred checkDeferred(const Network& net, const Hardware& hw, int64_t capBits, int64_t budget,
+                       bool unproven = false) {
     OptimusGroupRules rules;
     rules.vertex.assign(size_t(net.size()), 0);
     for (LayerId id = 0; id < net.size(); ++id)
@@ -208,6 +213,8 @@ Deferred checkDeferred(const Network& net, const Hardware& hw, int64_t capBits, 
     OptimusDeferral d = OptimusCoster(net, hw, capBits).deferral();
     d.sample = 0;
     d.max_dominated = 1;
+    d.unproven_sample = 0;
+    d.max_unproven = unproven ? 1 : -1;
     rules.deferral = &d;
     std::vector<OptimusCoster> costers(2, OptimusCoster(net, hw, capBits));
     for (OptimusCoster& c : costers)
@@ -231,10 +238,13 @@ Deferred checkDeferred(const Network& net, const Hardware& hw, int64_t capBits, 
     r.groups = int64_t(space.size());
     std::vector<uint32_t> batch;
     std::vector<std::pair<uint32_t, OptimusCoster::Cost>> expected;
+    auto costOf = [](const OptimusCoster::Cost& c) {
+        return c.feasible ? double(c.memory_cost) : std::numeric_limits<double>::infinity();
+    };
     auto settle = [&] {
         space.resolve(batch);
         for (const auto& [g, c] : expected)
-            if (space.deferred(g) || space.cost(g) != double(c.memory_cost)) {
+            if (space.deferred(g) || space.cost(g) != costOf(c)) {
                 if (r.wrong++ == 0)
                     r.first = "batch: group " + std::to_string(g) + " costs " +
                               std::to_string(space.cost(g)) + ", not " +
@@ -249,14 +259,20 @@ Deferred checkDeferred(const Network& net, const Hardware& hw, int64_t capBits, 
         const std::vector<LayerId> m = space.members(g);
         const OptimusCoster::Cost c = fresh.cost(m, ceilingOf(space.split(g)));
         const double bound = space.cost(g);
-        const bool sound = c.feasible && !c.hopeless && bound <= double(c.memory_cost);
+        const bool proven = space.deferredProven(g);
+        if (!proven) {
+            ++r.unproven;
+            r.invalid += !c.feasible;
+        }
+        const bool sound = (!proven || (c.feasible && !c.hopeless)) && bound <= costOf(c);
         if (!sound && r.wrong++ == 0)
-            r.first = describe(m, c, c) + ", deferred with lower bound " + std::to_string(bound);
+            r.first = describe(m, c, c) + (proven ? "" : " (unproven)") +
+                      ", deferred with lower bound " + std::to_string(bound);
         if (g % 2) {
             batch.push_back(uint32_t(g));
             expected.push_back({uint32_t(g), c});
             if (batch.size() == 40) settle();
-        } else if (space.resolve(g) != double(c.memory_cost) && r.wrong++ == 0) {
+        } else if (space.resolve(g) != costOf(c) && r.wrong++ == 0) {
             r.first = describe(m, c, c) + ", resolved to " + std::to_string(space.cost(g));
         }
     }
@@ -349,6 +365,50 @@ class TstOptimusCoster : public QObject {
             }
         }
         QVERIFY(randomDeferred > 200);
+    }
+
+    // Groups deferred without a proof that they fit (OptimusDeferral::unproven_sample): each
+    // costs at least its bound, and resolve() gives the coster's cost, infinite for the ones
+    // that turn out not to fit — which must be met often.
+    void unprovenDeferredGroupsResolveToTheCostersCost() {
+        int64_t unproven = 0, invalid = 0;
+        for (const char* name : {"googlenet", "squeezenet1.0", "resnet50", "xception"})
+            for (const char* hwName : {"optimus-default", "tso-nmp", "hwff-config-1"}) {
+                const Network net = test::bundledNetwork(name);
+                const Hardware hw = test::bundledHardware(hwName);
+                for (int eighths : {2, 8, 16}) {
+                    const int64_t capBits = hw.buffer.bytes * eighths;
+                    const Deferred r = checkDeferred(net, hw, capBits, 20000, true);
+                    QVERIFY2(r.wrong == 0,
+                             qPrintable(QString("%1 on %2 with %3 bits: %4 of %5 deferred; %6")
+                                            .arg(name, hwName)
+                                            .arg(capBits)
+                                            .arg(r.wrong)
+                                            .arg(r.deferred)
+                                            .arg(QString::fromStdString(r.first))));
+                    unproven += r.unproven;
+                    invalid += r.invalid;
+                }
+            }
+        QVERIFY2(unproven > 20000 && invalid > 2000,
+                 qPrintable(QString("%1 unproven, %2 invalid").arg(unproven).arg(invalid)));
+        std::mt19937 rng(20261128);
+        const Hardware hw = test::bundledHardware("hwff-config-1");
+        int64_t randomInvalid = 0;
+        for (int trial = 0; trial < 60; ++trial) {
+            const std::string yaml = randomDag(rng, 4 + int(rng() % 9));
+            const Network net = test::networkFromYaml(yaml);
+            for (int64_t capBytes = 256; capBytes <= 65536; capBytes *= 2) {
+                const Deferred r = checkDeferred(net, hw, capBytes * 8, 0, true);
+                QVERIFY2(r.wrong == 0, qPrintable(QString("trial %1 (%2 bytes): %3 in\n%4")
+                                                      .arg(trial)
+                                                      .arg(capBytes)
+                                                      .arg(QString::fromStdString(r.first))
+                                                      .arg(QString::fromStdString(yaml))));
+                randomInvalid += r.invalid;
+            }
+        }
+        QVERIFY(randomInvalid > 20);
     }
 
     void equalsTheCosterBeforeOnRandomDags() {
