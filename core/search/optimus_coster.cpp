@@ -103,19 +103,26 @@ OptimusDeferral OptimusCoster::deferral() const {
     d.weights = weights_;
     d.rows = outH_;
     d.compute = compute_;
-    // As the windows here (vertexWindow on the height axis).
-    d.rows_read = [dims = dims_, win = vwin_](LayerId v, int64_t rows) {
-        const Window& w = win[2 * size_t(v)];
-        switch (w.kind) {
-        case Window::identity:
-            return rows;
-        case Window::conv:
-            return std::min((rows - 1) * w.stride + w.extent, w.input);
-        case Window::other:
-            break;
-        }
-        return dims[size_t(v)].windowY(rows);
+    // As the windows here (vertexWindow on each axis).
+    auto windowOn = [this](int axis) {
+        return [dims = dims_, win = vwin_, axis](LayerId v, int64_t r) {
+            const Window& w = win[2 * size_t(v) + size_t(axis)];
+            switch (w.kind) {
+            case Window::identity:
+                return r;
+            case Window::conv:
+                return std::min((r - 1) * w.stride + w.extent, w.input);
+            case Window::other:
+                break;
+            }
+            return axis == 0 ? dims[size_t(v)].windowY(r) : dims[size_t(v)].windowX(r);
+        };
     };
+    d.rows_read = windowOn(0);
+    d.cols_read = windowOn(1);
+    d.channels = outC_;
+    d.cols = outW_;
+    d.channel_tile = Tc_;
     d.act_bits = abits_;
     d.tile_rows = Th_;
     return d;
@@ -541,7 +548,8 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members, int
         if (kMax < b) {
             const int64_t t = kMax >= 1 ? std::max(lo, ceilDiv(oh, kMax)) : 0;
             if (kMax < 1 || !fmapFits(t, capElems)) {
-                c.memory_cost = satAdd(base, satMul(std::max<int64_t>(kMax, 0) + 1, weights));
+                c.subgroups = std::max<int64_t>(kMax, 0) + 1;
+                c.memory_cost = satAdd(base, satMul(c.subgroups, weights));
                 end();
                 return c;
             }
@@ -561,6 +569,7 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members, int
             else
                 a = mid + 1;
         }
+        c.subgroups = a;
         c.memory_cost = satAdd(ifmap + ofmap, satMul(a, weights)); // Optimus Eq. 3
     }
     end();

@@ -50,6 +50,10 @@ class OptimusCoster {
         // of an outside tensor. INT64_MAX for one that does not fit.
         int64_t upper_bound_bits = INT64_MAX;
         int64_t upper_rows = 0;
+        // At least this many sub-groups ⌈O_h / t_h⌉ (Optimus Eq. 3's factor of Σ|param|): the
+        // number found, or for a cost above the ceiling the fewest it may have; 1 when the
+        // weights are resident or Optimus Eq. 4 has no solution.
+        int64_t subgroups = 1;
     };
     // `members` sorted ascending. A group whose cost exceeds `ceiling` may get, instead of
     // its exact cost, any cost above the ceiling (the t_h search stops once the number of

@@ -535,6 +535,8 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
             c.lower_bound_bits = oc.lower_bound_bits;
             c.upper_bound_bits = oc.upper_bound_bits;
             c.upper_rows = oc.upper_rows;
+            c.infeasible = !oc.feasible;
+            c.subgroups = oc.subgroups;
             if (!oc.feasible && members.size() > 1) return c;
             if (!oc.feasible && layerWiseAlone) {
                 c.cost = layerWiseCost(members.front()); // single vertices: on thread 0
@@ -622,6 +624,7 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
         return res;
     }
     res.groups_deferred = space.deferredCount();
+    res.groups_inherited = space.inheritedCount();
     res.deferred_costed = space.resolvedCount();
     res.subproblems = int64_t(solver.subproblems());
     res.dp_steps = solver.steps();

@@ -292,6 +292,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             size_t(std::min<int64_t>(rules.max_groups, (int64_t(16) << 20) / perGroup));
         info_.reserve(room);
         bits_.reserve(room * kFields * W);
+        records_.reserve(room * 16 * sizeof(uint64_t) / sizeof(Record)); // 16 MB too
     }
     // With a deferral: by layer, elements per output row (C·W).
     std::vector<int64_t> rowElems;
@@ -326,6 +327,11 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     // and of more than one vertex, and of those the ones that cost more than their split.
     int64_t costedValid = 0, dominated = 0;
     bool deferHere = false, upperWanted = false; // the bounds, for later vertices to defer
+    // Inherited sub-groups (below): whether this vertex's groups get records, the components
+    // of the group being formed, and by layer where the group's record of it is.
+    bool recordNow = false;
+    std::vector<uint32_t> chosen;
+    std::vector<int32_t> recordAt(size_t(N), -1);
     // Unproven groups (OptimusDeferral::unproven_sample): groups formed under the rule and
     // of those the ones the bound did not show to fit; once deferred, always.
     int64_t underRule = 0, unproven = 0;
@@ -415,9 +421,110 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                 }
             }
         }
+        // Inherited sub-groups. Where groups are costed as they are formed (no deferral here),
+        // each gets records: Optimus Alg. 2 at 1 × 1 for each outside tensor over its readers in
+        // the group (their dp and extents there are the same in every group holding it, since
+        // nothing below them changes). From its components' records of `first`, a group finds
+        // whether Optimus Alg. 2 makes `first` ISOA. When it does not, every component keeps
+        // its ISOA decision and extents inside the group, and the group holds at least what
+        // each component holds at every tile (`first`, a compute layer, at all its channels as
+        // much as the component held it as an outside tensor). Then the group has no Optimus
+        // Eq. 4 solution when a component has none, and otherwise at least as many sub-groups
+        // as each component (its weights cannot be resident either, and its tiles fit no
+        // better), so Optimus Eq. 3 is at least its inputs + outputs + that many times its
+        // weights. A group shown invalid, or above its split so (never the cheapest cover of
+        // its vertices), is classified so without costing it; it inherits the most sub-groups
+        // of its components, and its parts' lower bounds.
+        const uint32_t recBeg = uint32_t(records_.size());
+        bool recorded = false, isoaFirst = false, partInfeasible = false;
+        int64_t inheritedK = 1, firstLeast = 0; // `first`'s fmap at the smallest tile, at least
+        if (recordNow && !parts.hopeless) {
+            recorded = true;
+            const size_t f = size_t(first);
+            int64_t acc1 = 0, acc0 = 0, ah = 1, aw = 1, rh = 1, rw = 1;
+            for (uint32_t g : chosen) {
+                const Info& c = info_[g];
+                recorded = recorded && c.recorded;
+                inheritedK = std::max(inheritedK, c.k);
+                partInfeasible = partInfeasible || c.infeasible;
+                for (uint32_t r = c.recBeg; r < c.recEnd && recorded; ++r) {
+                    const Record& x = records_[r];
+                    if (x.tensor != first) continue;
+                    acc1 = satAdd(acc1, x.acc1);
+                    acc0 = satAdd(acc0, x.acc0);
+                    ah = std::max<int64_t>(ah, x.rows);
+                    aw = std::max<int64_t>(aw, x.cols);
+                    rh = std::max<int64_t>(rh, x.tileRows);
+                    rw = std::max<int64_t>(rw, x.tileCols);
+                }
+            }
+            if (recorded) {
+                // Optimus Alg. 2 at t_h · t_w = 1 · 1 for `first`, as the coster finds it.
+                ah = std::clamp<int64_t>(ah, 1, defer->rows[f]);
+                aw = std::clamp<int64_t>(aw, 1, defer->cols[f]);
+                // At the smallest tile an output holds min(T_h, O_h) rows and all its columns.
+                if (uOut) {
+                    rh = std::max(rh, defer->tile_rows);
+                    rw = defer->cols[f];
+                }
+                rh = std::clamp<int64_t>(rh, 1, defer->rows[f]);
+                rw = std::clamp<int64_t>(rw, 1, defer->cols[f]);
+                firstLeast = std::min(defer->channel_tile, defer->channels[f]) * rh * rw;
+                const int64_t area = ah * aw;
+                const int64_t d1 = satAdd(defer->channel_tile * area, acc1);
+                const int64_t d0 = satAdd(defer->channels[f] * area, acc0);
+                isoaFirst = d1 < d0;
+                auto add = [&](LayerId p, const Record& r) {
+                    int32_t& at = recordAt[size_t(p)];
+                    if (at < 0) {
+                        at = int32_t(records_.size());
+                        records_.push_back({p, 1, 1, 1, 1, 0, 0});
+                    }
+                    Record& x = records_[size_t(at)];
+                    x.rows = std::max(x.rows, r.rows);
+                    x.cols = std::max(x.cols, r.cols);
+                    x.tileRows = std::max(x.tileRows, r.tileRows);
+                    x.tileCols = std::max(x.tileCols, r.tileCols);
+                    const int64_t a1 = r.acc1, a0 = r.acc0;
+                    x.acc1 = satAdd(x.acc1, a1);
+                    x.acc0 = satAdd(x.acc0, a0);
+                };
+                for (uint32_t g : chosen)
+                    for (uint32_t r = info_[g].recBeg; r < info_[g].recEnd; ++r) {
+                        const Record x = records_[r]; // records_ may grow
+                        if (x.tensor != first) add(x.tensor, x);
+                    }
+                const Record reads = {first,
+                                      int32_t(defer->rows_read(first, ah)),
+                                      int32_t(defer->cols_read(first, aw)),
+                                      int32_t(defer->rows_read(first, rh)),
+                                      int32_t(defer->cols_read(first, rw)),
+                                      d0,
+                                      std::min(d1, d0)};
+                for (LayerId p : net.layer(first).inputs)
+                    add(p, reads);
+                for (size_t r = recBeg; r < records_.size(); ++r)
+                    recordAt[size_t(records_[r].tensor)] = -1;
+            }
+        }
+        // Inherited sub-groups (above), for a group the records cover with `first` not ISOA:
+        // infinite when it is invalid, its least cost when that is above its split, else -1.
+        auto inheritedClass = [&]() -> double {
+            if (!recorded || isoaFirst || !defer->compute[size_t(first)]) return -1;
+            if (partInfeasible) return std::numeric_limits<double>::infinity();
+            int64_t in = 0; // the group's outside inputs
+            for (size_t k = 0; k < W; ++k)
+                for (uint64_t x = out[4 * W + k]; x; x &= x - 1)
+                    in = satAdd(in, defer->elems[k * 64 + size_t(std::countr_zero(x))]);
+            const double least = double(satAdd(satAdd(in, ofmap), satMul(inheritedK, weights)));
+            return least > alone + parts.best ? least : -1;
+        };
         Info& info = info_.emplace_back();
         info.cost = std::numeric_limits<double>::infinity();
         info.best = parts.best;
+        info.recorded = recorded;
+        info.recBeg = recBeg;
+        info.recEnd = uint32_t(records_.size());
         info.ofmap = ofmap;
         info.weights = weights;
         info.upper = upper;
@@ -446,7 +553,20 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             info_[id].lowerBound = c.lower_bound_bits;
             info_[id].upper = c.upper_bound_bits;
             info_[id].upperRows = c.upper_rows;
+            info_[id].infeasible = c.infeasible;
+            info_[id].k = c.subgroups;
             aloneBits = c.lower_bound_bits;
+        } else if (const double inheritedCost = inheritedClass(); inheritedCost >= 0) {
+            // Inherited sub-groups (above): invalid, or a cost above its split. Its parts'
+            // lower bounds hold for it.
+            ++inheritedCount_;
+            info_[id].inherited = true;
+            info_[id].infeasible = partInfeasible;
+            info_[id].k = inheritedK;
+            // `first`'s term: the larger of its bound alone and its least fmap here.
+            info_[id].lowerBound =
+                satAdd(parts.lowerBits, std::max(aloneBits, satMul(firstLeast, defer->act_bits)));
+            info_[id].cost = inheritedCost;
         } else {
             pending.push_back({id, alone + parts.best, upperWanted});
             if (streaming && pending.size() % 8 == 0) sharer->publish(pending.size());
@@ -465,6 +585,8 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                 info_[f.g].lowerBound = f.c.lower_bound_bits;
                 info_[f.g].upper = f.c.upper_bound_bits;
                 info_[f.g].upperRows = f.c.upper_rows;
+                info_[f.g].infeasible = f.c.infeasible;
+                info_[f.g].k = f.c.subgroups;
             }
             t.found.clear();
         }
@@ -510,6 +632,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             defer && double(dominated) <= defer->max_dominated * double(costedValid);
         deferHere = fewDominated && costedValid >= defer->sample;
         upperWanted = defer && (costedValid < defer->sample || fewDominated);
+        recordNow = defer && !deferHere && !defer->channels.empty();
         deferUnproven =
             deferUnproven || (deferHere && underRule >= defer->unproven_sample &&
                               double(unproven) <= defer->max_unproven * double(underRule));
@@ -625,7 +748,9 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                         parts.minLo, int32_t(std::min<int64_t>(defer->tile_rows, info_[g].oh)));
                 }
                 size += info_[g].size;
+                chosen.push_back(g);
                 self(self, i + 1, depth + 1);
+                chosen.pop_back();
                 size -= info_[g].size;
                 parts = was;
             }
@@ -633,13 +758,17 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         // The bound: when u's groups would exceed its share, form only those of up to the
         // largest size whose groups fit it (found by bisection over the size limit).
         const size_t mark = info_.size(), pendingMark = pending.size();
+        const size_t recordsMark = records_.size();
         const int64_t byBoundMark = byBound_, underRuleMark = underRule, unprovenMark = unproven;
         auto rollback = [&] {
             underRule = underRuleMark;
             unproven = unprovenMark;
             bits_.resize(mark * kFields * W);
-            for (size_t g = mark; g < info_.size(); ++g)
+            records_.resize(recordsMark);
+            for (size_t g = mark; g < info_.size(); ++g) {
                 deferredCount_ -= info_[g].deferred;
+                inheritedCount_ -= info_[g].inherited;
+            }
             info_.resize(mark);
             while (!byMin_[size_t(u)].empty() && byMin_[size_t(u)].back() >= mark)
                 byMin_[size_t(u)].pop_back();

@@ -73,8 +73,14 @@ struct OptimusDeferral {
     // its parts' lower bounds, never hopeless).
     int64_t unproven_sample = 10000;
     double max_unproven = 0.01;
-    // Rows of its inputs a layer reads to produce `rows` rows (Optimus §5.2's R(l − 1, t)).
+    // Rows of its inputs a layer reads to produce `rows` rows (Optimus §5.2's R(l − 1, t)),
+    // and columns for `cols` columns.
     std::function<int64_t(LayerId, int64_t rows)> rows_read;
+    std::function<int64_t(LayerId, int64_t cols)> cols_read;
+    // For dominated groups found without costing them (OptimusGroupSpace, "Inherited
+    // sub-groups"): by layer, output channels C_out and columns O_w; T_c.
+    std::vector<int64_t> channels, cols;
+    int64_t channel_tile = 1;
 };
 
 struct OptimusGroupRules {
@@ -102,6 +108,11 @@ struct OptimusGroupClass {
     // decision, in bits; and the most rows it reads there of an outside tensor.
     int64_t upper_bound_bits = std::numeric_limits<int64_t>::max();
     int64_t upper_rows = 0;
+    // Optimus Eq. 4 has no solution for it (a single layer may still have a finite cost, run
+    // layer by layer); else at least this many sub-groups in Optimus Eq. 3 (the coster's
+    // Cost::subgroups).
+    bool infeasible = false;
+    int64_t subgroups = 1;
 };
 
 // A vertex whose groups were limited by the bounds.
@@ -160,6 +171,10 @@ class OptimusGroupSpace {
     void resolve(const std::vector<uint32_t>& groups);
     // Groups formed deferred, and of those resolved so far.
     int64_t deferredCount() const { return deferredCount_; }
+    // Groups classified by their components' records without costing them (inherited
+    // sub-groups: shown invalid, or above their split).
+    int64_t inheritedCount() const { return inheritedCount_; }
+    bool inherited(size_t g) const { return info_[g].inherited; }
     int64_t resolvedCount() const { return resolvedCount_; }
     // The cost of one partition of g that is not g itself: its first vertex alone and each of
     // the components it was formed from split as cheaply as found (infinite for a single
@@ -190,9 +205,25 @@ class OptimusGroupSpace {
         int64_t ofmap = 0, weights = 0, upper = 0, upperRows = 0;
         int32_t size = 0, oh = 1;
         bool hopeless = false, deferred = false, unproven = false;
+        // Inherited sub-groups (see the constructor): at least k sub-groups (Optimus Eq. 3),
+        // or no Optimus Eq. 4 solution; whether it has records [recBeg, recEnd) of records_,
+        // and whether it was classified by them without costing it.
+        int64_t k = 1;
+        uint32_t recBeg = 0, recEnd = 0;
+        bool infeasible = false, recorded = false, inherited = false;
     };
     std::vector<Info> info_;
-    int64_t deferredCount_ = 0, resolvedCount_ = 0;
+    // By group, for each outside tensor its readers in the group read: Optimus Alg. 2 at 1 × 1
+    // over them (Σ dp0, Σ min(dp1, dp0), once per edge) and the largest window they read of
+    // it there and at the smallest tile.
+    struct Record {
+        LayerId tensor = kNoLayer;
+        int32_t rows = 1, cols = 1;         // at 1 × 1
+        int32_t tileRows = 1, tileCols = 1; // at the smallest tile
+        int64_t acc1 = 0, acc0 = 0;
+    };
+    std::vector<Record> records_;
+    int64_t deferredCount_ = 0, resolvedCount_ = 0, inheritedCount_ = 0;
     bool deferring_ = false;
     Classify classify_; // kept for resolve()
     struct Work;

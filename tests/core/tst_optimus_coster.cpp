@@ -280,6 +280,66 @@ Deferred checkDeferred(const Network& net, const Hardware& hw, int64_t capBits, 
     return r;
 }
 
+struct Inherited {
+    int64_t groups = 0, inherited = 0, invalid = 0, wrong = 0;
+    std::string first;
+};
+
+// The group space of `net` with the deferral's figures but nothing deferred, so that groups
+// are classified from their components' records where they can be (inherited sub-groups);
+// then every group so classified costed exactly: one called invalid must have no Optimus
+// Eq. 4 solution, one called dominated must cost at least what it was given, and that must
+// be above its split.
+Inherited checkInherited(const Network& net, const Hardware& hw, int64_t capBits) {
+    OptimusGroupRules rules;
+    rules.vertex.assign(size_t(net.size()), 0);
+    for (LayerId id = 0; id < net.size(); ++id)
+        rules.vertex[size_t(id)] = net.layer(id).type != LayerType::input;
+    rules.capacity_bits = capBits;
+    rules.max_groups = 20000;
+    OptimusDeferral d = OptimusCoster(net, hw, capBits).deferral();
+    d.sample = INT64_MAX; // never defers
+    d.max_unproven = -1;
+    rules.deferral = &d;
+    OptimusCoster coster(net, hw, capBits);
+    coster.setJoinable(rules.vertex);
+    OptimusCoster fresh = coster;
+    OptimusGroupSpace space(
+        net, rules, [&](const std::vector<LayerId>& m, int, double split, bool upper) {
+            const int64_t ceiling = split < 0x1p62 ? int64_t(std::floor(split)) : INT64_MAX;
+            const OptimusCoster::Cost c = coster.cost(m, ceiling, upper);
+            OptimusGroupClass k;
+            k.hopeless = c.hopeless;
+            k.lower_bound_bits = c.lower_bound_bits;
+            k.upper_bound_bits = c.upper_bound_bits;
+            k.upper_rows = c.upper_rows;
+            k.infeasible = !c.feasible;
+            k.subgroups = c.subgroups;
+            if (c.feasible || m.size() == 1) k.cost = double(c.memory_cost);
+            return k;
+        });
+    Inherited r;
+    r.groups = int64_t(space.size());
+    for (size_t g = 0; g < space.size(); ++g) {
+        if (!space.inherited(g)) continue;
+        ++r.inherited;
+        const std::vector<LayerId> m = space.members(g);
+        const OptimusCoster::Cost c = fresh.cost(m);
+        const double given = space.cost(g);
+        const bool invalid = std::isinf(given);
+        r.invalid += invalid;
+        const bool sound =
+            invalid ? !c.feasible
+                    : given > space.split(g) && (!c.feasible || given <= double(c.memory_cost));
+        if (!sound && r.wrong++ == 0)
+            r.first =
+                describe(m, c, c) + (invalid ? ", called invalid"
+                                             : ", given " + std::to_string(given) + " (split " +
+                                                   std::to_string(space.split(g)) + ")");
+    }
+    return r;
+}
+
 } // namespace
 
 class TstOptimusCoster : public QObject {
@@ -409,6 +469,51 @@ class TstOptimusCoster : public QObject {
             }
         }
         QVERIFY(randomInvalid > 20);
+    }
+
+    // Groups classified from their components' records without costing them (inherited
+    // sub-groups; docs/model-notes.md, "Optimus inherited sub-groups") against the coster.
+    void inheritedClassesHoldAgainstTheCoster() {
+        int64_t inherited = 0, invalid = 0;
+        for (const char* name :
+             {"googlenet", "inceptionv3", "squeezenet1.0", "resnet50", "xception", "dmcnn-vd"})
+            for (const char* hwName : {"optimus-default", "optimus-config-5", "tso-nmp",
+                                       "hwff-config-1", "convfusion-40nm"}) {
+                const Network net = test::bundledNetwork(name);
+                const Hardware hw = test::bundledHardware(hwName);
+                for (int eighths : {2, 8, 32}) {
+                    const int64_t capBits = hw.buffer.bytes * eighths;
+                    const Inherited r = checkInherited(net, hw, capBits);
+                    QVERIFY2(r.wrong == 0,
+                             qPrintable(QString("%1 on %2 with %3 bits: %4 of %5 inherited; %6")
+                                            .arg(name, hwName)
+                                            .arg(capBits)
+                                            .arg(r.wrong)
+                                            .arg(r.inherited)
+                                            .arg(QString::fromStdString(r.first))));
+                    inherited += r.inherited;
+                    invalid += r.invalid;
+                }
+            }
+        QVERIFY2(inherited > 20000 && invalid > 2000,
+                 qPrintable(QString("%1 inherited, %2 invalid").arg(inherited).arg(invalid)));
+        std::mt19937 rng(20261129);
+        const Hardware hw = test::bundledHardware("hwff-config-1");
+        int64_t randomInherited = 0;
+        for (int trial = 0; trial < 120; ++trial) {
+            const std::string yaml = randomDag(rng, 4 + int(rng() % 9));
+            const Network net = test::networkFromYaml(yaml);
+            for (int64_t capBytes = 256; capBytes <= 65536; capBytes *= 2) {
+                const Inherited r = checkInherited(net, hw, capBytes * 8);
+                QVERIFY2(r.wrong == 0, qPrintable(QString("trial %1 (%2 bytes): %3 in\n%4")
+                                                      .arg(trial)
+                                                      .arg(capBytes)
+                                                      .arg(QString::fromStdString(r.first))
+                                                      .arg(QString::fromStdString(yaml))));
+                randomInherited += r.inherited;
+            }
+        }
+        QVERIFY(randomInherited > 100);
     }
 
     void equalsTheCosterBeforeOnRandomDags() {
