@@ -92,7 +92,7 @@ struct OptimusFuserResult {
     // only when the DP needs them), and of those costed by the DP.
     int64_t groups_deferred = 0, deferred_costed = 0;
     // Of those, classified from their components' records without costing them (shown invalid
-    // or dominated: OptimusGroupSpace, inherited sub-groups).
+    // or dominated: docs/model-notes.md, "Optimus inherited sub-groups").
     int64_t groups_inherited = 0;
     int operators = 0;      // vertices of the DP (operators and concat joiners)
     int max_group_size = 0; // the limit applied (0 = none)

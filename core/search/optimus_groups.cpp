@@ -428,13 +428,14 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         // whether Optimus Alg. 2 makes `first` ISOA. When it does not, every component keeps
         // its ISOA decision and extents inside the group, and the group holds at least what
         // each component holds at every tile (`first`, a compute layer, at all its channels as
-        // much as the component held it as an outside tensor). Then the group has no Optimus
-        // Eq. 4 solution when a component has none, and otherwise at least as many sub-groups
-        // as each component (its weights cannot be resident either, and its tiles fit no
-        // better), so Optimus Eq. 3 is at least its inputs + outputs + that many times its
-        // weights. A group shown invalid, or above its split so (never the cheapest cover of
-        // its vertices), is classified so without costing it; it inherits the most sub-groups
-        // of its components, and its parts' lower bounds.
+        // much as the component held it as an outside tensor). Then the group has no solution
+        // of Optimus Eq. 4 when a component has none, and otherwise at least as many
+        // sub-groups as each component (its weights cannot be resident either, and its tiles
+        // fit no better), so Optimus Eq. 3 is at least its inputs + outputs + that many times
+        // its weights. A group shown invalid, or above its split so (never the cheapest cover
+        // of its vertices), is classified so without costing it; it inherits the most
+        // sub-groups of its components, and its parts' lower bounds (docs/model-notes.md,
+        // "Optimus inherited sub-groups").
         const uint32_t recBeg = uint32_t(records_.size());
         bool recorded = false, isoaFirst = false, partInfeasible = false;
         int64_t inheritedK = 1, firstLeast = 0; // `first`'s fmap at the smallest tile, at least

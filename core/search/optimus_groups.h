@@ -77,7 +77,7 @@ struct OptimusDeferral {
     // and columns for `cols` columns.
     std::function<int64_t(LayerId, int64_t rows)> rows_read;
     std::function<int64_t(LayerId, int64_t cols)> cols_read;
-    // For dominated groups found without costing them (OptimusGroupSpace, "Inherited
+    // For groups classified without costing them (docs/model-notes.md, "Optimus inherited
     // sub-groups"): by layer, output channels C_out and columns O_w; T_c.
     std::vector<int64_t> channels, cols;
     int64_t channel_tile = 1;
@@ -205,7 +205,8 @@ class OptimusGroupSpace {
         int64_t ofmap = 0, weights = 0, upper = 0, upperRows = 0;
         int32_t size = 0, oh = 1;
         bool hopeless = false, deferred = false, unproven = false;
-        // Inherited sub-groups (see the constructor): at least k sub-groups (Optimus Eq. 3),
+        // Inherited sub-groups (docs/model-notes.md, "Optimus inherited sub-groups"): at least
+        // k sub-groups (Optimus Eq. 3),
         // or no Optimus Eq. 4 solution; whether it has records [recBeg, recEnd) of records_,
         // and whether it was classified by them without costing it.
         int64_t k = 1;

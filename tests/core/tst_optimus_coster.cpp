@@ -287,9 +287,9 @@ struct Inherited {
 
 // The group space of `net` with the deferral's figures but nothing deferred, so that groups
 // are classified from their components' records where they can be (inherited sub-groups);
-// then every group so classified costed exactly: one called invalid must have no Optimus
-// Eq. 4 solution, one called dominated must cost at least what it was given, and that must
-// be above its split.
+// then every group so classified costed exactly: one called invalid must have no solution of
+// Optimus Eq. 4, one called dominated must cost at least what it was given, and that must be
+// above its split.
 Inherited checkInherited(const Network& net, const Hardware& hw, int64_t capBits) {
     OptimusGroupRules rules;
     rules.vertex.assign(size_t(net.size()), 0);
