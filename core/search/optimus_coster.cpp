@@ -345,22 +345,37 @@ void OptimusCoster::decide(bool upper) {
     const int32_t* __restrict prodBeg = prodBeg_.data();
     const int32_t* __restrict prodEnd = prodEnd_.data();
     const int32_t* __restrict prodSlot = prodSlot_.data();
+    const char* __restrict mayForce = mayForce_.data();
+    char* __restrict state = state_.data();
     const int64_t Tc = Tc_;
     int64_t members = 0, bound = 0;
     for (size_t k = 0; k < n_; ++k) {
         const size_t v = size_t(m[k]);
         const int64_t C = outC[v], tcMin = std::min(Tc, C);
-        bool phi = dp1[k] < dp0[k];
-        for (int32_t e = prodBeg[k]; e < prodEnd[k] && phi; ++e)
-            phi = !isoa[size_t(prodSlot[size_t(e)])]; // an ISOA producer forces it off
+        const bool picks = dp1[k] < dp0[k];
+        bool phi = picks;
+        const int32_t p0 = prodBeg[k], p1 = prodEnd[k];
+        if (!upper) {
+            for (int32_t e = p0; e < p1 && phi; ++e)
+                phi = !isoa[size_t(prodSlot[size_t(e)])]; // an ISOA producer forces it off
+        } else {
+            // The same pass finds certainState(k): decideBound()'s state, without its
+            // matching.
+            bool forcedOff = false, maybe = mayForce[k];
+            for (int32_t e = p0; e < p1; ++e) {
+                const size_t p = size_t(prodSlot[size_t(e)]);
+                phi = phi && !isoa[p];
+                forcedOff = forcedOff || state[p] == kIsoa;
+                maybe = maybe || state[p] == kMaybe;
+            }
+            const char st = !picks || forcedOff ? kNotIsoa : maybe ? kMaybe : kIsoa;
+            state[k] = st;
+            bound += (st == kIsoa ? tcMin : C) * (concat[v] ? 0 : rh[k] * rw[k]);
+        }
         isoa[k] = phi;
         tc[k] = phi ? tcMin : C;
         const int64_t area = concat[v] ? 0 : rh[k] * rw[k];
         members += tc[k] * area;
-        if (!upper) continue;
-        const char st = certainState(k); // decideBound()'s states, without its matching
-        state_[k] = st;
-        bound += (st == kIsoa ? tcMin : C) * area;
     }
     opsMembers_ = members;
     upper_ = bound;
