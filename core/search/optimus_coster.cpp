@@ -104,8 +104,8 @@ OptimusDeferral OptimusCoster::deferral() const {
     d.rows = outH_;
     d.compute = compute_;
     // As the windows here (vertexWindow on each axis).
-    auto windowOn = [this](int axis) {
-        return [dims = dims_, win = vwin_, axis](LayerId v, int64_t r) {
+    auto windowOn = [this]<int axis>() {
+        return [dims = dims_, win = vwin_](LayerId v, int64_t r) {
             const Window& w = win[2 * size_t(v) + size_t(axis)];
             switch (w.kind) {
             case Window::identity:
@@ -115,11 +115,12 @@ OptimusDeferral OptimusCoster::deferral() const {
             case Window::other:
                 break;
             }
-            return axis == 0 ? dims[size_t(v)].windowY(r) : dims[size_t(v)].windowX(r);
+            if constexpr (axis == 0) return dims[size_t(v)].windowY(r);
+            return dims[size_t(v)].windowX(r);
         };
     };
-    d.rows_read = windowOn(0);
-    d.cols_read = windowOn(1);
+    d.rows_read = windowOn.operator()<0>();
+    d.cols_read = windowOn.operator()<1>();
     d.channels = outC_;
     d.cols = outW_;
     d.channel_tile = Tc_;

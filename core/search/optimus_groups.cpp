@@ -330,7 +330,8 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     // Inherited sub-groups (below): whether this vertex's groups get records, the components
     // of the group being formed, and by layer where the group's record of it is.
     bool recordNow = false;
-    std::vector<uint32_t> chosen;
+    std::vector<uint32_t> chosenAt(size_t(N) + 1); // by depth
+    size_t chosenCount = 0;
     std::vector<int32_t> recordAt(size_t(N), -1);
     // Unproven groups (OptimusDeferral::unproven_sample): groups formed under the rule and
     // of those the ones the bound did not show to fit; once deferred, always.
@@ -443,12 +444,16 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             recorded = true;
             const size_t f = size_t(first);
             int64_t acc1 = 0, acc0 = 0, ah = 1, aw = 1, rh = 1, rw = 1;
-            for (uint32_t g : chosen) {
-                const Info& c = info_[g];
-                recorded = recorded && c.recorded;
+            for (size_t j = 0; j < chosenCount; ++j) {
+                const uint32_t g = chosenAt[j];
+                if (info_[g].rec == kNone) {
+                    recorded = false;
+                    break;
+                }
+                const Recorded& c = recorded_[info_[g].rec];
                 inheritedK = std::max(inheritedK, c.k);
                 partInfeasible = partInfeasible || c.infeasible;
-                for (uint32_t r = c.recBeg; r < c.recEnd && recorded; ++r) {
+                for (uint32_t r = c.recBeg; r < c.recEnd; ++r) {
                     const Record& x = records_[r];
                     if (x.tensor != first) continue;
                     acc1 = satAdd(acc1, x.acc1);
@@ -490,11 +495,14 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                     x.acc1 = satAdd(x.acc1, a1);
                     x.acc0 = satAdd(x.acc0, a0);
                 };
-                for (uint32_t g : chosen)
-                    for (uint32_t r = info_[g].recBeg; r < info_[g].recEnd; ++r) {
+                for (size_t j = 0; j < chosenCount; ++j) {
+                    const uint32_t g = chosenAt[j];
+                    for (uint32_t r = recorded_[info_[g].rec].recBeg;
+                         r < recorded_[info_[g].rec].recEnd; ++r) {
                         const Record x = records_[r]; // records_ may grow
                         if (x.tensor != first) add(x.tensor, x);
                     }
+                }
                 const Record reads = {first,
                                       int32_t(defer->rows_read(first, ah)),
                                       int32_t(defer->cols_read(first, aw)),
@@ -523,9 +531,10 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         Info& info = info_.emplace_back();
         info.cost = std::numeric_limits<double>::infinity();
         info.best = parts.best;
-        info.recorded = recorded;
-        info.recBeg = recBeg;
-        info.recEnd = uint32_t(records_.size());
+        if (recorded) {
+            info.rec = uint32_t(recorded_.size());
+            recorded_.push_back({1, recBeg, uint32_t(records_.size()), false});
+        }
         info.ofmap = ofmap;
         info.weights = weights;
         info.upper = upper;
@@ -554,16 +563,17 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             info_[id].lowerBound = c.lower_bound_bits;
             info_[id].upper = c.upper_bound_bits;
             info_[id].upperRows = c.upper_rows;
-            info_[id].infeasible = c.infeasible;
-            info_[id].k = c.subgroups;
+            if (info_[id].rec != kNone)
+                recorded_[info_[id].rec] = {c.subgroups, recBeg, uint32_t(records_.size()),
+                                            c.infeasible};
             aloneBits = c.lower_bound_bits;
         } else if (const double inheritedCost = inheritedClass(); inheritedCost >= 0) {
             // Inherited sub-groups (above): invalid, or a cost above its split. Its parts'
             // lower bounds hold for it.
             ++inheritedCount_;
             info_[id].inherited = true;
-            info_[id].infeasible = partInfeasible;
-            info_[id].k = inheritedK;
+            recorded_[info_[id].rec].infeasible = partInfeasible;
+            recorded_[info_[id].rec].k = inheritedK;
             // `first`'s term: the larger of its bound alone and its least fmap here.
             info_[id].lowerBound =
                 satAdd(parts.lowerBits, std::max(aloneBits, satMul(firstLeast, defer->act_bits)));
@@ -586,8 +596,10 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                 info_[f.g].lowerBound = f.c.lower_bound_bits;
                 info_[f.g].upper = f.c.upper_bound_bits;
                 info_[f.g].upperRows = f.c.upper_rows;
-                info_[f.g].infeasible = f.c.infeasible;
-                info_[f.g].k = f.c.subgroups;
+                if (info_[f.g].rec != kNone) {
+                    recorded_[info_[f.g].rec].infeasible = f.c.infeasible;
+                    recorded_[info_[f.g].rec].k = f.c.subgroups;
+                }
             }
             t.found.clear();
         }
@@ -643,6 +655,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             for (size_t k = 0; k < W; ++k)
                 nb[k] = row(adj, u)[k] & ~m[k];
             const std::vector<uint64_t> none(W, 0);
+            chosenCount = 0;
             addGroup(u, 1, m.data(), row(desc, u), row(anc, u), nb.data(), none.data(), Parts{});
         }
         // Components: formed groups holding a successor of u (their first vertex lies between
@@ -700,6 +713,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                 if (countOnly) return;
                 for (size_t k = 0; k < W; ++k)
                     nb[k] = (at(depth, 4)[k] | row(adj, u)[k]) & ~cm[k];
+                chosenCount = depth;
                 addGroup(u, size, cm, at(depth, 1), at(depth, 2), nb.data(), at(depth, 5), parts);
                 return;
             }
@@ -749,9 +763,8 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                         parts.minLo, int32_t(std::min<int64_t>(defer->tile_rows, info_[g].oh)));
                 }
                 size += info_[g].size;
-                chosen.push_back(g);
+                chosenAt[depth] = g;
                 self(self, i + 1, depth + 1);
-                chosen.pop_back();
                 size -= info_[g].size;
                 parts = was;
             }
@@ -759,13 +772,14 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         // The bound: when u's groups would exceed its share, form only those of up to the
         // largest size whose groups fit it (found by bisection over the size limit).
         const size_t mark = info_.size(), pendingMark = pending.size();
-        const size_t recordsMark = records_.size();
+        const size_t recordsMark = records_.size(), recordedMark = recorded_.size();
         const int64_t byBoundMark = byBound_, underRuleMark = underRule, unprovenMark = unproven;
         auto rollback = [&] {
             underRule = underRuleMark;
             unproven = unprovenMark;
             bits_.resize(mark * kFields * W);
             records_.resize(recordsMark);
+            recorded_.resize(recordedMark);
             for (size_t g = mark; g < info_.size(); ++g) {
                 deferredCount_ -= info_[g].deferred;
                 inheritedCount_ -= info_[g].inherited;

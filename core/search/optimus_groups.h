@@ -196,6 +196,7 @@ class OptimusGroupSpace {
     size_t words_ = 0;
     std::vector<uint64_t> bits_; // per group: kFields bitsets
     // By group, together (forming and the DP read several at once).
+    static constexpr uint32_t kNone = UINT32_MAX;
     struct Info {
         double cost = 0, best = 0; // cost(); the cheapest partition found
         int64_t lowerBound = 0;    // OptimusGroupClass::lower_bound_bits
@@ -204,15 +205,15 @@ class OptimusGroupSpace {
         // outputs.
         int64_t ofmap = 0, weights = 0, upper = 0, upperRows = 0;
         int32_t size = 0, oh = 1;
-        bool hopeless = false, deferred = false, unproven = false;
-        // Inherited sub-groups (docs/model-notes.md, "Optimus inherited sub-groups"): at least
-        // k sub-groups (Optimus Eq. 3),
-        // or no Optimus Eq. 4 solution; whether it has records [recBeg, recEnd) of records_,
-        // and whether it was classified by them without costing it.
-        int64_t k = 1;
-        uint32_t recBeg = 0, recEnd = 0;
-        bool infeasible = false, recorded = false, inherited = false;
+        // Inherited sub-groups (docs/model-notes.md, "Optimus inherited sub-groups"): its
+        // entry in recorded_ (kNone: no records), and whether it was classified by its
+        // components' records without costing it.
+        uint32_t rec = kNone;
+        bool hopeless = false, deferred = false, unproven = false, inherited = false;
     };
+    // Forming and the DP read a group's Info at every step: kept to 72 bytes on 64-bit
+    // targets (the inherited sub-groups' figures live in recorded_).
+    static_assert(sizeof(void*) != 8 || sizeof(Info) <= 72);
     std::vector<Info> info_;
     // By group, for each outside tensor its readers in the group read: Optimus Alg. 2 at 1 × 1
     // over them (Σ dp0, Σ min(dp1, dp0), once per edge) and the largest window they read of
@@ -224,6 +225,14 @@ class OptimusGroupSpace {
         int64_t acc1 = 0, acc0 = 0;
     };
     std::vector<Record> records_;
+    // By group with records: its records [recBeg, recEnd) of records_; at least k sub-groups
+    // (Optimus Eq. 3), or no Optimus Eq. 4 solution.
+    struct Recorded {
+        int64_t k = 1;
+        uint32_t recBeg = 0, recEnd = 0;
+        bool infeasible = false;
+    };
+    std::vector<Recorded> recorded_;
     int64_t deferredCount_ = 0, resolvedCount_ = 0, inheritedCount_ = 0;
     bool deferring_ = false;
     Classify classify_; // kept for resolve()
