@@ -7,6 +7,7 @@
 #include "graph/graph_canvas.h"
 #include "main_window.h"
 #include "studio/studio_style.h"
+#include "util/allocator.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -30,6 +31,7 @@ QString defaultExample() {
 } // namespace
 
 int main(int argc, char** argv) {
+    lf::keepFreedMemory();
     QElapsedTimer sinceStart;
     sinceStart.start();
     QApplication app(argc, argv);

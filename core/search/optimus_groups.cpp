@@ -292,7 +292,6 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             size_t(std::min<int64_t>(rules.max_groups, (int64_t(16) << 20) / perGroup));
         info_.reserve(room);
         bits_.reserve(room * kFields * W);
-        records_.reserve(room * 16 * sizeof(uint64_t) / sizeof(Record)); // 16 MB too
     }
     // With a deferral: by layer, elements per output row (C·W).
     std::vector<int64_t> rowElems;

@@ -23,6 +23,7 @@
 #include "search/pareto.h"
 #include "search/tile_enumerator.h"
 #include "search/tso_search.h"
+#include "util/allocator.h"
 
 #include <benchmark/benchmark.h>
 
@@ -342,4 +343,12 @@ BENCHMARK(BM_TsoSearchResNet50)
 
 } // namespace
 
-BENCHMARK_MAIN();
+// As the executables run (util/allocator.h), so that the figures are theirs.
+int main(int argc, char** argv) {
+    lf::keepFreedMemory();
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
