@@ -377,11 +377,11 @@ class Solver {
                 cand[k] &= ~has[k];
         }
     }
-    // Σ floor_ over group g: with Optimus Eq. 3 costs the weights read once, which a space
-    // with a deferral keeps by group; else nothing (the floor is zero).
+    // Σ floor_ over group g: with Optimus Eq. 3 costs at least the weights read once (see
+    // fuseOnce); else nothing (the floor is zero).
     double groupFloor(uint32_t g) const {
         if (!dominance_) return 0.0;
-        return space_.deferring() ? double(space_.weights(g)) : sum(space_.bits(g), floor_);
+        return sum(space_.bits(g), floor_);
     }
 
     OptimusGroupSpace& space_;
@@ -610,6 +610,52 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
         for (LayerId v = 0; v < net.size(); ++v)
             if (rules.vertex[size_t(v)] && isCompute(net.layer(v).type))
                 floor[size_t(v)] = double(layerWeights(layerDims(net, v)));
+    // And more (docs/model-notes.md, "Optimus DP floor"): share each group's cost among its
+    // operators in proportion to their weights; a partition into groups the DP may choose
+    // (valid, not above their split) then pays each operator at least its weights times the
+    // least cost-to-weights ratio of those groups that hold it. A deferred group's cost is a
+    // lower bound of it, which only lowers the ratio; the many deferred groups of a large
+    // space are not walked member by member: a group's members come at or after its first
+    // vertex, so the least ratio of the deferred groups starting at or before an operator
+    // bounds theirs. Rounded down, with a margin for the rounding of the ratio, so that the
+    // floors of a group's operators never add up to more than its cost. Worth its walk over
+    // the groups where most are deferred (the DP then costs fewer of them); where most are
+    // costed, the floor of the weights serves as well.
+    if (opt.cost == FuserCost::optimus && space.deferredCount() * 4 > int64_t(space.size())) {
+        std::vector<double> ratio(floor.size(), kInf), deferredFrom(floor.size(), kInf);
+        const size_t W = space.words();
+        for (LayerId u = 0; u < net.size(); ++u)
+            for (uint32_t g : space.validStartingAt(u)) {
+                const double c = space.cost(g);
+                if (!(c < kInf) || (c > space.split(g) && !space.deferred(g))) continue;
+                const uint64_t* m = space.bits(g);
+                double weights = 0; // kept by group in a space with a deferral
+                if (space.deferring()) {
+                    weights = double(space.weights(g));
+                } else {
+                    for (size_t k = 0; k < W; ++k)
+                        for (uint64_t x = m[k]; x; x &= x - 1)
+                            weights += floor[k * 64 + size_t(std::countr_zero(x))];
+                }
+                if (!(weights > 0)) continue; // no operator with weights
+                const double r = c / weights;
+                if (space.deferred(g)) {
+                    deferredFrom[size_t(u)] = std::min(deferredFrom[size_t(u)], r);
+                    continue;
+                }
+                for (size_t k = 0; k < W; ++k)
+                    for (uint64_t x = m[k]; x; x &= x - 1) {
+                        double& least = ratio[k * 64 + size_t(std::countr_zero(x))];
+                        least = std::min(least, r);
+                    }
+            }
+        double deferredLeast = kInf;
+        for (size_t v = 0; v < floor.size(); ++v) {
+            deferredLeast = std::min(deferredLeast, deferredFrom[v]);
+            const double r = std::min(ratio[v], deferredLeast);
+            if (floor[v] > 0 && r < kInf) floor[v] = std::floor(floor[v] * r * (1 - 0x1p-40));
+        }
+    }
     Solver solver(space, control, size_t(res.operators), size_t(net.size()),
                   res.max_subproblems > 0 ? size_t(res.max_subproblems) : SIZE_MAX,
                   opt.max_dp_steps > 0 ? opt.max_dp_steps : INT64_MAX,
