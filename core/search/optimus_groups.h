@@ -171,11 +171,11 @@ class OptimusGroupSpace {
     void resolve(const std::vector<uint32_t>& groups);
     // Groups formed deferred, and of those resolved so far.
     int64_t deferredCount() const { return deferredCount_; }
+    int64_t resolvedCount() const { return resolvedCount_; }
     // Groups classified by their components' records without costing them (inherited
     // sub-groups: shown invalid, or above their split).
     int64_t inheritedCount() const { return inheritedCount_; }
     bool inherited(size_t g) const { return info_[g].inherited; }
-    int64_t resolvedCount() const { return resolvedCount_; }
     // The cost of one partition of g that is not g itself: its first vertex alone and each of
     // the components it was formed from split as cheaply as found (infinite for a single
     // vertex). A group that costs more is never the cheapest way to cover its vertices.
