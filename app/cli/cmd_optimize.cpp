@@ -93,8 +93,7 @@ Runner addOptimizeCommand(CLI::App& app) {
             }
             std::cerr << net->name() << ": " << r.schedule.groups.size()
                       << " groups; Optimus DP: " << r.groups.size() << " groups, "
-                      << r.groups_evaluated << " candidate groups ("
-                      << r.groups_evaluated - r.groups_deferred + r.deferred_costed
+                      << r.groups_evaluated << " candidate groups (" << r.groupsCosted()
                       << " costed) in " << formatDouble(double(int64_t(r.seconds * 1e6)) / 1e3)
                       << " ms\n";
             if (!r.complete)

@@ -798,6 +798,17 @@ int64_t OptimusCoster::lowerBound(int64_t limit) {
     return best;
 }
 
+OptimusGroupClass OptimusCoster::classOf(const Cost& c) {
+    OptimusGroupClass k;
+    k.hopeless = c.hopeless;
+    k.lower_bound_bits = c.lower_bound_bits;
+    k.upper_bound_bits = c.upper_bound_bits;
+    k.upper_rows = c.upper_rows;
+    k.infeasible = !c.feasible;
+    k.subgroups = c.subgroups;
+    return k;
+}
+
 int64_t OptimusCoster::fmapAt(const std::vector<LayerId>& members, int64_t t_h, int64_t t_w) {
     begin(members);
     smallestTile(1, 1); // Optimus Alg. 2 at 1 × 1

@@ -55,6 +55,9 @@ class OptimusCoster {
         // weights are resident or Optimus Eq. 4 has no solution.
         int64_t subgroups = 1;
     };
+    // What a group space needs of a cost besides the cost itself (OptimusGroupClass: the
+    // bounds, feasibility, sub-groups); the class's cost is left infinite.
+    static OptimusGroupClass classOf(const Cost& c);
     // `members` sorted ascending. A group whose cost exceeds `ceiling` may get, instead of
     // its exact cost, any cost above the ceiling (the t_h search stops once the number of
     // sub-groups shows it): the DP needs the exact cost only of groups that may be cheapest.

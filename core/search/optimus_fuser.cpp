@@ -531,12 +531,7 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
                                         : INT64_MAX;
             const OptimusCoster::Cost oc =
                 (thread == 0 ? coster : *coster2).cost(members, ceiling, upper);
-            c.hopeless = oc.hopeless;
-            c.lower_bound_bits = oc.lower_bound_bits;
-            c.upper_bound_bits = oc.upper_bound_bits;
-            c.upper_rows = oc.upper_rows;
-            c.infeasible = !oc.feasible;
-            c.subgroups = oc.subgroups;
+            c = OptimusCoster::classOf(oc);
             if (!oc.feasible && members.size() > 1) return c;
             if (!oc.feasible && layerWiseAlone) {
                 c.cost = layerWiseCost(members.front()); // single vertices: on thread 0

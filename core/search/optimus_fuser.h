@@ -94,6 +94,11 @@ struct OptimusFuserResult {
     // Of those, classified from their components' records without costing them (shown invalid
     // or dominated: docs/model-notes.md, "Optimus inherited sub-groups").
     int64_t groups_inherited = 0;
+    // Groups whose cost the coster computed: formed and not deferred (or deferred and costed
+    // by the DP), and not inherited.
+    int64_t groupsCosted() const {
+        return groups_evaluated - groups_deferred + deferred_costed - groups_inherited;
+    }
     int operators = 0;      // vertices of the DP (operators and concat joiners)
     int max_group_size = 0; // the limit applied (0 = none)
     double seconds = 0;     // run time of the DP (the table excluded)

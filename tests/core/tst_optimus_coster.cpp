@@ -189,6 +189,30 @@ std::string randomDag(std::mt19937& rng, int n) {
     return y;
 }
 
+// The rules of a group space over every layer but the inputs, within `capBits`, forming at
+// most `budget` groups (0: no bound).
+OptimusGroupRules spaceRules(const Network& net, int64_t capBits, int64_t budget) {
+    OptimusGroupRules rules;
+    rules.vertex.assign(size_t(net.size()), 0);
+    for (LayerId id = 0; id < net.size(); ++id)
+        rules.vertex[size_t(id)] = net.layer(id).type != LayerType::input;
+    rules.capacity_bits = capBits;
+    rules.max_groups = budget;
+    return rules;
+}
+
+// Optimus Eq. 3 costs are integers: above floor(split) is above the split (as the fuser).
+int64_t ceilingOf(double split) {
+    return split < 0x1p62 ? int64_t(std::floor(split)) : INT64_MAX;
+}
+
+// The class the fuser's classifier gives a group of `members` layers for the coster's cost.
+OptimusGroupClass classOf(const OptimusCoster::Cost& c, size_t members) {
+    OptimusGroupClass k = OptimusCoster::classOf(c);
+    if (c.feasible || members == 1) k.cost = double(c.memory_cost);
+    return k;
+}
+
 struct Deferred {
     int64_t groups = 0, deferred = 0, wrong = 0;
     int64_t unproven = 0, invalid = 0; // deferred unproven, and of those found invalid
@@ -203,12 +227,7 @@ struct Deferred {
 // when it does not fit).
 Deferred checkDeferred(const Network& net, const Hardware& hw, int64_t capBits, int64_t budget,
                        bool unproven = false) {
-    OptimusGroupRules rules;
-    rules.vertex.assign(size_t(net.size()), 0);
-    for (LayerId id = 0; id < net.size(); ++id)
-        rules.vertex[size_t(id)] = net.layer(id).type != LayerType::input;
-    rules.capacity_bits = capBits;
-    rules.max_groups = budget;
+    OptimusGroupRules rules = spaceRules(net, capBits, budget);
     rules.threads = 2;
     OptimusDeferral d = OptimusCoster(net, hw, capBits).deferral();
     d.sample = 0;
@@ -220,19 +239,9 @@ Deferred checkDeferred(const Network& net, const Hardware& hw, int64_t capBits, 
     for (OptimusCoster& c : costers)
         c.setJoinable(rules.vertex);
     OptimusCoster fresh = costers[0];
-    auto ceilingOf = [](double split) {
-        return split < 0x1p62 ? int64_t(std::floor(split)) : INT64_MAX;
-    };
     OptimusGroupSpace space(
         net, rules, [&](const std::vector<LayerId>& m, int thread, double split, bool upper) {
-            const OptimusCoster::Cost c = costers[size_t(thread)].cost(m, ceilingOf(split), upper);
-            OptimusGroupClass k;
-            k.hopeless = c.hopeless;
-            k.lower_bound_bits = c.lower_bound_bits;
-            k.upper_bound_bits = c.upper_bound_bits;
-            k.upper_rows = c.upper_rows;
-            if (c.feasible || m.size() == 1) k.cost = double(c.memory_cost);
-            return k;
+            return classOf(costers[size_t(thread)].cost(m, ceilingOf(split), upper), m.size());
         });
     Deferred r;
     r.groups = int64_t(space.size());
@@ -291,12 +300,7 @@ struct Inherited {
 // Optimus Eq. 4, one called dominated must cost at least what it was given, and that must be
 // above its split.
 Inherited checkInherited(const Network& net, const Hardware& hw, int64_t capBits) {
-    OptimusGroupRules rules;
-    rules.vertex.assign(size_t(net.size()), 0);
-    for (LayerId id = 0; id < net.size(); ++id)
-        rules.vertex[size_t(id)] = net.layer(id).type != LayerType::input;
-    rules.capacity_bits = capBits;
-    rules.max_groups = 20000;
+    OptimusGroupRules rules = spaceRules(net, capBits, 20000);
     OptimusDeferral d = OptimusCoster(net, hw, capBits).deferral();
     d.sample = INT64_MAX; // never defers
     d.max_unproven = -1;
@@ -304,20 +308,10 @@ Inherited checkInherited(const Network& net, const Hardware& hw, int64_t capBits
     OptimusCoster coster(net, hw, capBits);
     coster.setJoinable(rules.vertex);
     OptimusCoster fresh = coster;
-    OptimusGroupSpace space(
-        net, rules, [&](const std::vector<LayerId>& m, int, double split, bool upper) {
-            const int64_t ceiling = split < 0x1p62 ? int64_t(std::floor(split)) : INT64_MAX;
-            const OptimusCoster::Cost c = coster.cost(m, ceiling, upper);
-            OptimusGroupClass k;
-            k.hopeless = c.hopeless;
-            k.lower_bound_bits = c.lower_bound_bits;
-            k.upper_bound_bits = c.upper_bound_bits;
-            k.upper_rows = c.upper_rows;
-            k.infeasible = !c.feasible;
-            k.subgroups = c.subgroups;
-            if (c.feasible || m.size() == 1) k.cost = double(c.memory_cost);
-            return k;
-        });
+    OptimusGroupSpace space(net, rules,
+                            [&](const std::vector<LayerId>& m, int, double split, bool upper) {
+                                return classOf(coster.cost(m, ceilingOf(split), upper), m.size());
+                            });
     Inherited r;
     r.groups = int64_t(space.size());
     for (size_t g = 0; g < space.size(); ++g) {
@@ -338,6 +332,60 @@ Inherited checkInherited(const Network& net, const Hardware& hw, int64_t capBits
                                                    std::to_string(space.split(g)) + ")");
     }
     return r;
+}
+
+// What one check found: of `checked` groups, `counted` of the kind under test (deferred
+// unproven, inherited), `invalid` of those found invalid, `wrong` ones (the first described).
+struct Outcome {
+    int64_t checked = 0, counted = 0, invalid = 0, wrong = 0;
+    std::string first;
+};
+
+// Runs `check(net, hw, capBits, budget)` on each bundled network × preset at `eighths`
+// eighths of its buffer (at most 20,000 groups), then on `trials` random DAGs with buffers
+// from 256 bytes to 64 KB in doublings (no bound); fails at the first check that finds a wrong
+// group, and adds up what the checks counted, on the bundled networks and on the random DAGs.
+template <class Check>
+void checkEverywhere(std::initializer_list<const char*> names,
+                     std::initializer_list<const char*> presets, std::initializer_list<int> eighths,
+                     int trials, uint32_t seed, Check check, Outcome& bundled, Outcome& random) {
+    auto add = [](Outcome& sum, const Outcome& r) {
+        sum.checked += r.checked;
+        sum.counted += r.counted;
+        sum.invalid += r.invalid;
+    };
+    for (const char* name : names)
+        for (const char* hwName : presets) {
+            const Network net = test::bundledNetwork(name);
+            const Hardware hw = test::bundledHardware(hwName);
+            for (int e : eighths) {
+                const int64_t capBits = hw.buffer.bytes * e;
+                const Outcome r = check(net, hw, capBits, 20000);
+                QVERIFY2(r.wrong == 0,
+                         qPrintable(QString("%1 on %2 with %3 bits: %4 of %5 wrong; %6")
+                                        .arg(name, hwName)
+                                        .arg(capBits)
+                                        .arg(r.wrong)
+                                        .arg(r.checked)
+                                        .arg(QString::fromStdString(r.first))));
+                add(bundled, r);
+            }
+        }
+    std::mt19937 rng(seed);
+    const Hardware hw = test::bundledHardware("hwff-config-1");
+    for (int trial = 0; trial < trials; ++trial) {
+        const std::string yaml = randomDag(rng, 4 + int(rng() % 9));
+        const Network net = test::networkFromYaml(yaml);
+        for (int64_t capBytes = 256; capBytes <= 65536; capBytes *= 2) {
+            const Outcome r = check(net, hw, capBytes * 8, 0);
+            QVERIFY2(r.wrong == 0, qPrintable(QString("trial %1 (%2 bytes): %3 in\n%4")
+                                                  .arg(trial)
+                                                  .arg(capBytes)
+                                                  .arg(QString::fromStdString(r.first))
+                                                  .arg(QString::fromStdString(yaml))));
+            add(random, r);
+        }
+    }
 }
 
 } // namespace
@@ -431,89 +479,41 @@ class TstOptimusCoster : public QObject {
     // costs at least its bound, and resolve() gives the coster's cost, infinite for the ones
     // that turn out not to fit — which must be met often.
     void unprovenDeferredGroupsResolveToTheCostersCost() {
-        int64_t unproven = 0, invalid = 0;
-        for (const char* name : {"googlenet", "squeezenet1.0", "resnet50", "xception"})
-            for (const char* hwName : {"optimus-default", "tso-nmp", "hwff-config-1"}) {
-                const Network net = test::bundledNetwork(name);
-                const Hardware hw = test::bundledHardware(hwName);
-                for (int eighths : {2, 8, 16}) {
-                    const int64_t capBits = hw.buffer.bytes * eighths;
-                    const Deferred r = checkDeferred(net, hw, capBits, 20000, true);
-                    QVERIFY2(r.wrong == 0,
-                             qPrintable(QString("%1 on %2 with %3 bits: %4 of %5 deferred; %6")
-                                            .arg(name, hwName)
-                                            .arg(capBits)
-                                            .arg(r.wrong)
-                                            .arg(r.deferred)
-                                            .arg(QString::fromStdString(r.first))));
-                    unproven += r.unproven;
-                    invalid += r.invalid;
-                }
-            }
-        QVERIFY2(unproven > 20000 && invalid > 2000,
-                 qPrintable(QString("%1 unproven, %2 invalid").arg(unproven).arg(invalid)));
-        std::mt19937 rng(20261128);
-        const Hardware hw = test::bundledHardware("hwff-config-1");
-        int64_t randomInvalid = 0;
-        for (int trial = 0; trial < 60; ++trial) {
-            const std::string yaml = randomDag(rng, 4 + int(rng() % 9));
-            const Network net = test::networkFromYaml(yaml);
-            for (int64_t capBytes = 256; capBytes <= 65536; capBytes *= 2) {
-                const Deferred r = checkDeferred(net, hw, capBytes * 8, 0, true);
-                QVERIFY2(r.wrong == 0, qPrintable(QString("trial %1 (%2 bytes): %3 in\n%4")
-                                                      .arg(trial)
-                                                      .arg(capBytes)
-                                                      .arg(QString::fromStdString(r.first))
-                                                      .arg(QString::fromStdString(yaml))));
-                randomInvalid += r.invalid;
-            }
-        }
-        QVERIFY(randomInvalid > 20);
+        Outcome bundled, random;
+        checkEverywhere(
+            {"googlenet", "squeezenet1.0", "resnet50", "xception"},
+            {"optimus-default", "tso-nmp", "hwff-config-1"}, {2, 8, 16}, 60, 20261128,
+            [](const Network& net, const Hardware& hw, int64_t capBits, int64_t budget) {
+                const Deferred r = checkDeferred(net, hw, capBits, budget, true);
+                return Outcome{r.deferred, r.unproven, r.invalid, r.wrong, r.first};
+            },
+            bundled, random);
+        if (QTest::currentTestFailed()) return;
+        QVERIFY2(bundled.counted > 20000 && bundled.invalid > 2000,
+                 qPrintable(
+                     QString("%1 unproven, %2 invalid").arg(bundled.counted).arg(bundled.invalid)));
+        QVERIFY(random.invalid > 20);
     }
 
     // Groups classified from their components' records without costing them (inherited
     // sub-groups; docs/model-notes.md, "Optimus inherited sub-groups") against the coster.
     void inheritedClassesHoldAgainstTheCoster() {
-        int64_t inherited = 0, invalid = 0;
-        for (const char* name :
-             {"googlenet", "inceptionv3", "squeezenet1.0", "resnet50", "xception", "dmcnn-vd"})
-            for (const char* hwName : {"optimus-default", "optimus-config-5", "tso-nmp",
-                                       "hwff-config-1", "convfusion-40nm"}) {
-                const Network net = test::bundledNetwork(name);
-                const Hardware hw = test::bundledHardware(hwName);
-                for (int eighths : {2, 8, 32}) {
-                    const int64_t capBits = hw.buffer.bytes * eighths;
-                    const Inherited r = checkInherited(net, hw, capBits);
-                    QVERIFY2(r.wrong == 0,
-                             qPrintable(QString("%1 on %2 with %3 bits: %4 of %5 inherited; %6")
-                                            .arg(name, hwName)
-                                            .arg(capBits)
-                                            .arg(r.wrong)
-                                            .arg(r.inherited)
-                                            .arg(QString::fromStdString(r.first))));
-                    inherited += r.inherited;
-                    invalid += r.invalid;
-                }
-            }
-        QVERIFY2(inherited > 20000 && invalid > 2000,
-                 qPrintable(QString("%1 inherited, %2 invalid").arg(inherited).arg(invalid)));
-        std::mt19937 rng(20261129);
-        const Hardware hw = test::bundledHardware("hwff-config-1");
-        int64_t randomInherited = 0;
-        for (int trial = 0; trial < 120; ++trial) {
-            const std::string yaml = randomDag(rng, 4 + int(rng() % 9));
-            const Network net = test::networkFromYaml(yaml);
-            for (int64_t capBytes = 256; capBytes <= 65536; capBytes *= 2) {
-                const Inherited r = checkInherited(net, hw, capBytes * 8);
-                QVERIFY2(r.wrong == 0, qPrintable(QString("trial %1 (%2 bytes): %3 in\n%4")
-                                                      .arg(trial)
-                                                      .arg(capBytes)
-                                                      .arg(QString::fromStdString(r.first))
-                                                      .arg(QString::fromStdString(yaml))));
-                randomInherited += r.inherited;
-            }
-        }
-        QVERIFY(randomInherited > 100);
+        Outcome bundled, random;
+        checkEverywhere(
+            {"googlenet", "inceptionv3", "squeezenet1.0", "resnet50", "xception", "dmcnn-vd"},
+            {"optimus-default", "optimus-config-5", "tso-nmp", "hwff-config-1", "convfusion-40nm"},
+            {2, 8, 32}, 120, 20261129,
+            [](const Network& net, const Hardware& hw, int64_t capBits, int64_t) {
+                const Inherited r = checkInherited(net, hw, capBits);
+                return Outcome{r.inherited, r.inherited, r.invalid, r.wrong, r.first};
+            },
+            bundled, random);
+        if (QTest::currentTestFailed()) return;
+        QVERIFY2(
+            bundled.counted > 20000 && bundled.invalid > 2000,
+            qPrintable(
+                QString("%1 inherited, %2 invalid").arg(bundled.counted).arg(bundled.invalid)));
+        QVERIFY(random.counted > 100);
     }
 
     void equalsTheCosterBeforeOnRandomDags() {

@@ -236,7 +236,7 @@ bool AutomationController::autoFuse(const AutoFuseSettings& settings) {
                          qs(humanEnergy(after.totals.energy.total())))
                     .arg(r.seconds * 1000.0, 0, 'f', 2)
                     .arg(r.groups_evaluated)
-                    .arg(r.groups_evaluated - r.groups_deferred + r.deferred_costed);
+                    .arg(r.groupsCosted());
             const QString objective = objectiveTitle(settings.objective);
             return [this, searched, s, text, message, before, after, objective]() {
                 // Asked once the search and its progress dialog are done (a question under a
