@@ -120,14 +120,18 @@ class Solver {
     Solver(OptimusGroupSpace& space, const SearchControl& control, size_t vertices, size_t layers,
            size_t maxEntries, int64_t maxSteps, bool integral, std::vector<double> floor)
         : space_(space), control_(control), memo_(space.words()),
-          scratch_((vertices + 2) * space.words(), 0), index_(layers), single_(layers, 0),
-          floor_(std::move(floor)), singleGroup_(layers, -1), maxEntries_(maxEntries),
-          maxSteps_(maxSteps), dominance_(integral) {
+          scratch_((vertices + 2) * space.words(), 0), candAt_(vertices + 2), index_(layers),
+          single_(layers, 0), floor_(std::move(floor)), singleGroup_(layers, -1),
+          adjacent_(layers * space.words(), 0), maxEntries_(maxEntries), maxSteps_(maxSteps),
+          dominance_(integral) {
+        const size_t W = space.words();
         for (LayerId v = 0; v < LayerId(layers); ++v) {
             const auto& valid = space.validStartingAt(v);
             if (valid.empty() || space.size(valid.front()) != 1) continue; // {v} comes first
             singleGroup_[size_t(v)] = int32_t(valid.front());
             single_[size_t(v)] = space.cost(valid.front());
+            const uint64_t* nb = space.bits(valid.front()) + 3 * W;
+            std::copy(nb, nb + W, &adjacent_[size_t(v) * W]);
         }
     }
 
@@ -168,10 +172,11 @@ class Solver {
         ++steps_;
         const bool filtered = ix.plain || ix.reads > 4 * ix.size + 256;
         if (filtered) {
-            filter(ix, S);
+            filter(ix, S, candAt_[depth]);
             steps_ += int64_t(ix.span.size() * ix.words / 16);
         }
-        const std::vector<uint64_t> mine = filtered ? candScratch_ : std::vector<uint64_t>{};
+        // By depth: the recursion below fills deeper ones.
+        const std::vector<uint64_t>& mine = candAt_[depth];
         size_t i = 0;
         for (;; ++i) {
             if (filtered) { // the next candidate inside S
@@ -188,24 +193,26 @@ class Solver {
             if (!ix.plain && c.key + floorOfS > best) break; // nor any later: larger keys
             ++steps_;
             const uint32_t g = c.g;
-            if (!filtered && !space_.within(g, S)) continue;
-            // The layers it leaves alone cost at least their floor: without them first.
+            // The layers it leaves alone cost at least their floor: without them first. A
+            // plain index holds no deferred group, so its costs are those it was built with
+            // (read from the index, not from the group's figures elsewhere in memory).
             const double groupFloor = c.floor;
-            if (cannotWin(space_.cost(g) + floorOfS - groupFloor, g)) continue;
-            if (space_.deferred(g)) { // its cost so far is a lower bound: cost it now
+            double cost = ix.plain ? c.cost : space_.cost(g);
+            if (cannotWin(cost + floorOfS - groupFloor, g)) continue;
+            if (!filtered && !space_.within(g, S)) continue;
+            if (!ix.plain && space_.deferred(g)) { // its cost so far is a lower bound: cost it now
                 resolveFrom(ix, i, S, floorOfS, best);
-                if (dominance_ && space_.cost(g) > space_.split(g)) continue; // see index()
-                if (cannotWin(space_.cost(g) + floorOfS - groupFloor, g)) continue;
+                cost = space_.cost(g);
+                if (dominance_ && cost > space_.split(g)) continue; // see index()
+                if (cannotWin(cost + floorOfS - groupFloor, g)) continue;
             }
             uint64_t* next = &scratch_[depth * W];
             double takenFloor = 0;
             const double taken = remove(S, g, next, &takenFloor);
             const double floorOfNext = floorOfS - takenFloor - groupFloor;
-            if (cannotWin(space_.cost(g) + taken + floorOfNext, g)) continue;
+            if (cannotWin(cost + taken + floorOfNext, g)) continue;
             const double total =
-                space_.cost(g) + taken +
-                solve(next, singlesOfS - taken - groupSum(g, groupSingles_, single_), floorOfNext,
-                      depth + 1);
+                cost + taken + solve(next, singlesOfS - taken - c.singles, floorOfNext, depth + 1);
             if (total < best || (total == best && int32_t(g) < bestGroup)) {
                 best = total;
                 bestGroup = int32_t(g);
@@ -229,7 +236,7 @@ class Solver {
         for (size_t k = 0; k < W; ++k)
             for (uint64_t x = nb[k] & next[k]; x; x &= x - 1) {
                 const size_t v = k * 64 + size_t(std::countr_zero(x));
-                const uint64_t* adj = space_.bits(size_t(singleGroup_[v])) + 3 * W;
+                const uint64_t* adj = &adjacent_[v * W];
                 bool alone = true;
                 for (size_t w = 0; w < W && alone; ++w)
                     alone = (adj[w] & next[w]) == 0;
@@ -259,19 +266,13 @@ class Solver {
                 t += byVertex[k * 64 + size_t(std::countr_zero(x))];
         return t;
     }
-    // Σ byVertex over group g, kept in `cache` (by group, -1: not yet).
-    double groupSum(uint32_t g, std::vector<double>& cache, const std::vector<double>& byVertex) {
-        if (cache.size() <= g) cache.resize(space_.size(), -1);
-        double& s = cache[g];
-        if (s < 0) s = sum(space_.bits(g), byVertex);
-        return s;
-    }
 
     // Per first vertex u: its valid groups by (key, id), key = cost − floor (for a deferred
     // group its lower bound − floor). Sub-problems mostly stop after the first few (see
     // solve()), so the order is found as far as it is read: a heap yields the rest.
     struct Keyed {
-        double key, floor;
+        double key, floor, cost; // cost: the group's when the index was built
+        double singles;          // Σ single_ over the group
         uint32_t g;
         bool operator>(const Keyed& o) const { return key != o.key ? key > o.key : g > o.g; }
     };
@@ -311,8 +312,9 @@ class Solver {
         ix.plain = true;
         for (uint32_t g : space_.validStartingAt(u))
             if (!dominance_ || !(space_.cost(g) > space_.split(g))) {
-                const double f = groupFloor(g);
-                ix.heap.push_back({space_.cost(g) - f, f, g});
+                double f = 0, singles = 0;
+                groupSums(g, &f, &singles);
+                ix.heap.push_back({space_.cost(g) - f, f, space_.cost(g), singles, g});
                 ix.plain = ix.plain && !space_.deferred(g);
             }
         ix.size = ix.heap.size();
@@ -337,9 +339,9 @@ class Solver {
     }
     static constexpr size_t kLookAhead = 256, kBatch = 32;
 
-    // The groups of ix inside S, by position, into candScratch_ (the whole order, and the
+    // The groups of ix inside S, by position, into `cand` (the whole order, and the
     // bitsets by vertex, are found the first time).
-    void filter(Index& ix, const uint64_t* S) {
+    void filter(Index& ix, const uint64_t* S, std::vector<uint64_t>& cand) {
         const size_t W = space_.words();
         if (ix.words == 0) {
             if (ix.size) ix.at(ix.size - 1); // sorts the rest
@@ -366,7 +368,6 @@ class Solver {
             }
         }
         const size_t G = ix.words;
-        std::vector<uint64_t>& cand = candScratch_;
         cand.assign(G, ~uint64_t(0));
         if (ix.size % 64) cand[G - 1] = (uint64_t(1) << (ix.size % 64)) - 1;
         for (size_t j = 0; j < ix.span.size(); ++j) {
@@ -377,24 +378,33 @@ class Solver {
                 cand[k] &= ~has[k];
         }
     }
-    // Σ floor_ over group g: with Optimus Eq. 3 costs at least the weights read once (see
-    // fuseOnce); else nothing (the floor is zero).
-    double groupFloor(uint32_t g) const {
-        if (!dominance_) return 0.0;
-        return sum(space_.bits(g), floor_);
+    // Σ floor_ over group g (with Optimus Eq. 3 costs at least the weights read once, see
+    // fuseOnce; else nothing: the floor is zero) and Σ single_, in one walk (each summed in
+    // the order sum() sums it).
+    void groupSums(uint32_t g, double* floor, double* singles) const {
+        const uint64_t* m = space_.bits(g);
+        double f = 0, s = 0;
+        for (size_t k = 0; k < space_.words(); ++k)
+            for (uint64_t x = m[k]; x; x &= x - 1) {
+                const size_t v = k * 64 + size_t(std::countr_zero(x));
+                f += floor_[v];
+                s += single_[v];
+            }
+        *floor = dominance_ ? f : 0.0;
+        *singles = s;
     }
 
     OptimusGroupSpace& space_;
     const SearchControl& control_;
     Memo memo_;
-    std::vector<uint64_t> scratch_; // one bitset per recursion depth, never reallocated
-    std::vector<uint64_t> candScratch_;
+    std::vector<uint64_t> scratch_;             // one bitset per recursion depth, never reallocated
+    std::vector<std::vector<uint64_t>> candAt_; // filter()'s candidates, by recursion depth
     std::vector<uint32_t> batchScratch_;
     std::vector<Index> index_;
     std::vector<double> single_;       // by vertex: the cost of the vertex alone
     std::vector<double> floor_;        // by vertex: what every partition pays for it at least
     std::vector<int32_t> singleGroup_; // by vertex: the group {v}
-    std::vector<double> groupSingles_; // by group: Σ single_ of its vertices (-1: not yet)
+    std::vector<uint64_t> adjacent_;   // by vertex: its neighbours ({v}'s bitset), together
     size_t maxEntries_;
     int64_t maxSteps_, steps_ = 0; // candidate groups tried (and index words read / 16)
     int64_t fallbacks_ = 0;

@@ -292,6 +292,9 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             size_t(std::min<int64_t>(rules.max_groups, (int64_t(16) << 20) / perGroup));
         info_.reserve(room);
         bits_.reserve(room * kFields * W);
+        // Records (inherited sub-groups): a few per group, as many groups as Info.
+        recorded_.reserve(room);
+        records_.reserve(size_t((int64_t(16) << 20) / int64_t(sizeof(Record))));
     }
     // With a deferral: by layer, elements per output row (C·W).
     std::vector<int64_t> rowElems;
