@@ -73,13 +73,11 @@ class Memo {
   private:
     size_t hash(const uint64_t* k) const {
         uint64_t h = 0;
-        for (size_t i = 0; i < w_; ++i) { // splitmix64 of each word, chained
-            uint64_t z = k[i] + h + 0x9e3779b97f4a7c15ull;
-            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-            z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-            h = z ^ (z >> 31);
-        }
-        return size_t(h);
+        for (size_t i = 0; i < w_; ++i) // one multiply per word, chained
+            h = (h ^ k[i]) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 31; // the slot is read from the low bits: fold the high ones in
+        h *= 0xbf58476d1ce4e5b9ull;
+        return size_t(h ^ (h >> 29));
     }
     void place(int32_t id) {
         size_t h = hash(&keys_[size_t(id) * w_]) & (slots_.size() - 1);
