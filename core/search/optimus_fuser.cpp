@@ -613,52 +613,14 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
         for (LayerId v = 0; v < net.size(); ++v)
             if (rules.vertex[size_t(v)] && isCompute(net.layer(v).type))
                 floor[size_t(v)] = double(layerWeights(layerDims(net, v)));
-    // And more (docs/model-notes.md, "Optimus DP floor"): share each group's cost among its
-    // operators in proportion to their weights; a partition into groups the DP may choose
-    // (valid, not above their split) then pays each operator at least its weights times the
-    // least cost-to-weights ratio of those groups that hold it. A deferred group's cost is a
-    // lower bound of it, which only lowers the ratio; the many deferred groups of a large
-    // space are not walked member by member: a group's members come at or after its first
-    // vertex, so the least ratio of the deferred groups starting at or before an operator
-    // bounds theirs. Rounded down, with a margin for the rounding of the ratio, so that the
-    // floors of a group's operators never add up to more than its cost. Worth its walk over
-    // the groups where most are deferred (the DP then costs fewer of them); where most are
-    // costed, the floor of the weights serves as well.
-    if (opt.cost == FuserCost::optimus && space.deferredCount() * 4 > int64_t(space.size())) {
-        std::vector<double> ratio(floor.size(), kInf), deferredFrom(floor.size(), kInf);
-        const size_t W = space.words();
-        for (LayerId u = 0; u < net.size(); ++u)
-            for (uint32_t g : space.validStartingAt(u)) {
-                const double c = space.cost(g);
-                if (!(c < kInf) || (c > space.split(g) && !space.deferred(g))) continue;
-                const uint64_t* m = space.bits(g);
-                double weights = 0; // kept by group in a space with a deferral
-                if (space.deferring()) {
-                    weights = double(space.weights(g));
-                } else {
-                    for (size_t k = 0; k < W; ++k)
-                        for (uint64_t x = m[k]; x; x &= x - 1)
-                            weights += floor[k * 64 + size_t(std::countr_zero(x))];
-                }
-                if (!(weights > 0)) continue; // no operator with weights
-                const double r = c / weights;
-                if (space.deferred(g)) {
-                    deferredFrom[size_t(u)] = std::min(deferredFrom[size_t(u)], r);
-                    continue;
-                }
-                for (size_t k = 0; k < W; ++k)
-                    for (uint64_t x = m[k]; x; x &= x - 1) {
-                        double& least = ratio[k * 64 + size_t(std::countr_zero(x))];
-                        least = std::min(least, r);
-                    }
-            }
-        double deferredLeast = kInf;
-        for (size_t v = 0; v < floor.size(); ++v) {
-            deferredLeast = std::min(deferredLeast, deferredFrom[v]);
-            const double r = std::min(ratio[v], deferredLeast);
-            if (floor[v] > 0 && r < kInf) floor[v] = std::floor(floor[v] * r * (1 - 0x1p-40));
-        }
-    }
+    // And more where the DP is long (docs/model-notes.md, "Optimus DP floor"): each group's
+    // cost shared among its operators by weight (optimusDpFloor). Its pass over the groups
+    // pays in spaces formed with a deferral (wide fan-outs) of 2^15 groups or more, or where
+    // most groups are deferred (the DP then costs fewer of them); smaller spaces keep the
+    // floor of the weights.
+    if (opt.cost == FuserCost::optimus && space.deferring() &&
+        (space.size() >= (size_t(1) << 15) || space.deferredCount() * 4 > int64_t(space.size())))
+        floor = optimusDpFloor(net, space, std::move(floor));
     Solver solver(space, control, size_t(res.operators), size_t(net.size()),
                   res.max_subproblems > 0 ? size_t(res.max_subproblems) : SIZE_MAX,
                   opt.max_dp_steps > 0 ? opt.max_dp_steps : INT64_MAX,
@@ -741,6 +703,65 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
 }
 
 } // namespace
+
+std::vector<double> optimusDpFloor(const Network& net, const OptimusGroupSpace& space,
+                                   std::vector<double> floor) {
+    // A partition into groups the DP may choose (valid, not above their split) pays each
+    // operator at least its weights times the least cost-to-weights ratio of those groups
+    // that hold it. A deferred group's cost is a lower bound of it, which only lowers the
+    // ratio. Rounded down, with a margin for the rounding of the ratio, so that the floors of
+    // a group's operators never add up to more than its cost.
+    std::vector<double> ratio(floor.size(), kInf);
+    if (space.componentsKept()) {
+        // The groups holding an operator v, without walking their members: such a group is
+        // v's own or holds v in one of the components it was formed from, so following
+        // components from the last group formed to the first carries to each group the least
+        // ratio of the groups formed from it; v takes the least over the groups starting at v.
+        const size_t G = space.size();
+        std::vector<double> least(G, kInf); // by group: over it and the groups formed from it
+        for (size_t g = G; g-- > 0;) {
+            const double c = space.cost(g), weights = double(space.weights(g));
+            if (c < kInf && weights > 0 && (space.deferred(g) || !(c > space.split(g))))
+                least[g] = std::min(least[g], c / weights);
+            for (const uint32_t k : space.components(g))
+                least[k] = std::min(least[k], least[g]);
+        }
+        for (LayerId v = 0; v < net.size(); ++v)
+            for (const uint32_t g : space.startingAt(v))
+                ratio[size_t(v)] = std::min(ratio[size_t(v)], least[g]);
+    } else {
+        // Nearly every group deferred (components not kept): the costed ones are walked member
+        // by member; a group's members come at or after its first vertex, so the least ratio
+        // of the deferred groups starting at or before an operator bounds theirs.
+        std::vector<double> deferredFrom(floor.size(), kInf);
+        const size_t W = space.words();
+        for (LayerId u = 0; u < net.size(); ++u)
+            for (uint32_t g : space.validStartingAt(u)) {
+                const double c = space.cost(g), weights = double(space.weights(g));
+                if ((c > space.split(g) && !space.deferred(g)) || !(weights > 0)) continue;
+                const double r = c / weights;
+                if (space.deferred(g)) {
+                    deferredFrom[size_t(u)] = std::min(deferredFrom[size_t(u)], r);
+                    continue;
+                }
+                const uint64_t* m = space.bits(g);
+                for (size_t k = 0; k < W; ++k)
+                    for (uint64_t x = m[k]; x; x &= x - 1) {
+                        double& least = ratio[k * 64 + size_t(std::countr_zero(x))];
+                        least = std::min(least, r);
+                    }
+            }
+        double deferredLeast = kInf;
+        for (size_t v = 0; v < floor.size(); ++v) {
+            deferredLeast = std::min(deferredLeast, deferredFrom[v]);
+            ratio[v] = std::min(ratio[v], deferredLeast);
+        }
+    }
+    for (size_t v = 0; v < floor.size(); ++v)
+        if (floor[v] > 0 && ratio[v] < kInf)
+            floor[v] = std::floor(floor[v] * ratio[v] * (1 - 0x1p-40));
+    return floor;
+}
 
 int OptimusLookupTable::maxGroupSize(int64_t capacity_bits) const {
     int n = 1;

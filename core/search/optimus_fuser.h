@@ -124,6 +124,16 @@ struct OptimusFuserResult {
 OptimusFuserResult optimusFuse(const Network& net, const Hardware& hw,
                                const OptimusFuserOptions& opt, const SearchControl& control = {});
 
+// The floor of the DP's branch and bound (docs/model-notes.md, "Optimus DP floor"). From
+// `weights` (by layer: each operator's weights, which every partition reads at least once;
+// zero elsewhere), by layer what every partition of the network into groups of `space` that
+// the DP may choose (valid, not above their split) pays at least for that layer, each group's
+// cost shared among its operators by weight: over any such group the floors add up to at
+// most its cost (for a deferred group, to at most its lower bound). `space` must be formed
+// with a deferral (OptimusGroupSpace::weights).
+std::vector<double> optimusDpFloor(const Network& net, const OptimusGroupSpace& space,
+                                   std::vector<double> weights);
+
 OptimusLookupTable buildOptimusLookupTable(const Network& net, const Hardware& hw,
                                            const std::vector<LayerType>& fusible = {});
 

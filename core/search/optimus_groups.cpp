@@ -294,6 +294,8 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         bits_.reserve(room * kFields * W);
         // Records (inherited sub-groups): a few per group, as many groups as Info.
         recorded_.reserve(room);
+        componentsEnd_.reserve(room);
+        components_.reserve(2 * room);
         records_.reserve(size_t((int64_t(16) << 20) / int64_t(sizeof(Record))));
     }
     // With a deferral: by layer, elements per output row (C·W).
@@ -530,6 +532,11 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             const double least = double(satAdd(satAdd(in, ofmap), satMul(inheritedK, weights)));
             return least > alone + parts.best ? least : -1;
         };
+        if (componentsKept_) {
+            components_.insert(components_.end(), chosenAt.begin(),
+                               chosenAt.begin() + ptrdiff_t(chosenCount));
+            componentsEnd_.push_back(uint32_t(components_.size()));
+        }
         Info& info = info_.emplace_back();
         info.cost = std::numeric_limits<double>::infinity();
         info.best = parts.best;
@@ -651,6 +658,9 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         deferUnproven =
             deferUnproven || (deferHere && underRule >= defer->unproven_sample &&
                               double(unproven) <= defer->max_unproven * double(underRule));
+        // From then on nearly every group is deferred: the fuser's floor does not follow
+        // components there (see componentsKept()), so they are no longer kept.
+        componentsKept_ = componentsKept_ && !deferUnproven;
         {
             std::vector<uint64_t> m(W, 0), nb(W);
             setBit(m.data(), u);
@@ -787,6 +797,10 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                 inheritedCount_ -= info_[g].inherited;
             }
             info_.resize(mark);
+            if (componentsKept_) {
+                componentsEnd_.resize(mark);
+                components_.resize(mark == 0 ? 0 : componentsEnd_[mark - 1]);
+            }
             while (!byMin_[size_t(u)].empty() && byMin_[size_t(u)].back() >= mark)
                 byMin_[size_t(u)].pop_back();
             pending.resize(pendingMark);

@@ -40,6 +40,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace lf {
@@ -180,6 +181,18 @@ class OptimusGroupSpace {
     // the components it was formed from split as cheaply as found (infinite for a single
     // vertex). A group that costs more is never the cheapest way to cover its vertices.
     double split(size_t g) const { return split_[g]; }
+    // Whether components() is kept for every group: not once nearly every group is deferred
+    // (OptimusDeferral::unproven_sample), where the DP needs few costs.
+    bool componentsKept() const { return componentsKept_; }
+    // With componentsKept(): the groups g was formed from, its components, each holding a
+    // successor of its first vertex (none for a single vertex). They are formed before g
+    // (smaller ids).
+    std::span<const uint32_t> components(size_t g) const {
+        const uint32_t from = g == 0 ? 0 : componentsEnd_[g - 1];
+        return {components_.data() + from, size_t(componentsEnd_[g] - from)};
+    }
+    // Groups whose first (smallest) vertex is `v`, valid or not, {v} first.
+    const std::vector<uint32_t>& startingAt(LayerId v) const { return byMin_[size_t(v)]; }
     // Valid groups (finite cost) whose first (smallest) vertex is `v`, {v} first.
     const std::vector<uint32_t>& validStartingAt(LayerId v) const { return valid_[size_t(v)]; }
     // Per group: members, descendants, ancestors, neighbours and outside producers, one
@@ -233,6 +246,9 @@ class OptimusGroupSpace {
         bool infeasible = false;
     };
     std::vector<Recorded> recorded_;
+    // By group, together: its components (see components()), and where each group's end.
+    std::vector<uint32_t> components_, componentsEnd_;
+    bool componentsKept_ = true;
     int64_t deferredCount_ = 0, resolvedCount_ = 0, inheritedCount_ = 0;
     bool deferring_ = false;
     Classify classify_; // kept for resolve()

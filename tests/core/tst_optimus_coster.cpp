@@ -20,7 +20,9 @@
 #include "test_support.h"
 
 #include "examples/bundled.h"
+#include "network/dims.h"
 #include "search/optimus_coster.h"
+#include "search/optimus_fuser.h"
 #include "search/optimus_groups.h"
 
 #include <QtTest>
@@ -514,6 +516,64 @@ class TstOptimusCoster : public QObject {
             qPrintable(
                 QString("%1 inherited, %2 invalid").arg(bundled.counted).arg(bundled.invalid)));
         QVERIFY(random.counted > 100);
+    }
+
+    // The DP's floor (optimusDpFloor): over every group the DP may choose (valid, not above
+    // its split; a deferred one at its lower bound) the floors of its layers add up to no
+    // more than its cost, whether the floor follows the groups' components or, where nearly
+    // every group is deferred and components are not kept, walks the costed groups; and it is
+    // above the weights somewhere (else it would prune nothing the weights do not).
+    void dpFloorHoldsForEveryGroup() {
+        int64_t raised = 0;
+        bool kept = false, notKept = false;
+        auto check = [&](const Network& net, const Hardware& hw, int64_t capBits, int64_t budget) {
+            OptimusGroupRules rules = spaceRules(net, capBits, budget);
+            rules.threads = 2;
+            const OptimusDeferral d = OptimusCoster(net, hw, capBits).deferral();
+            rules.deferral = &d;
+            std::vector<OptimusCoster> costers(2, OptimusCoster(net, hw, capBits));
+            for (OptimusCoster& c : costers)
+                c.setJoinable(rules.vertex);
+            const OptimusGroupSpace space(
+                net, rules,
+                [&](const std::vector<LayerId>& m, int thread, double split, bool upper) {
+                    return classOf(costers[size_t(thread)].cost(m, ceilingOf(split), upper),
+                                   m.size());
+                });
+            std::vector<double> weights(size_t(net.size()), 0);
+            for (LayerId v = 0; v < net.size(); ++v)
+                if (rules.vertex[size_t(v)] && isCompute(net.layer(v).type))
+                    weights[size_t(v)] = double(layerWeights(layerDims(net, v)));
+            const std::vector<double> floor = optimusDpFloor(net, space, weights);
+            (space.componentsKept() ? kept : notKept) = true;
+            for (size_t v = 0; v < floor.size(); ++v)
+                raised += floor[v] > weights[v];
+            Outcome r;
+            for (size_t g = 0; g < space.size(); ++g) {
+                const double cost = space.cost(g);
+                if (std::isinf(cost) || (!space.deferred(g) && cost > space.split(g))) continue;
+                ++r.checked;
+                double sum = 0;
+                for (LayerId v : space.members(g))
+                    sum += floor[size_t(v)];
+                if (sum > cost && r.wrong++ == 0)
+                    r.first = "group " + std::to_string(g) +
+                              (space.deferred(g) ? " (deferred)" : "") + ": floors " +
+                              std::to_string(sum) + " above its cost " + std::to_string(cost);
+            }
+            r.counted = r.checked;
+            return r;
+        };
+        Outcome bundled, random;
+        checkEverywhere({"googlenet", "inceptionv3"},
+                        {"optimus-config-5", "tso-nmp", "hwff-config-1", "hwff-config-2"}, {8}, 60,
+                        20261126, check, bundled, random);
+        if (QTest::currentTestFailed()) return;
+        QVERIFY2(kept && notKept,
+                 qPrintable(QString("kept %1, not kept %2").arg(kept).arg(notKept)));
+        QVERIFY2(raised > 100, qPrintable(QString("%1 floors above the weights").arg(raised)));
+        QVERIFY2(bundled.checked > 20000, qPrintable(QString("%1 groups").arg(bundled.checked)));
+        QVERIFY(random.checked > 100);
     }
 
     void equalsTheCosterBeforeOnRandomDags() {
