@@ -341,6 +341,124 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     // of those the ones the bound did not show to fit; once deferred, always.
     int64_t underRule = 0, unproven = 0;
     bool deferUnproven = false;
+    // Inherited sub-groups (docs/model-notes.md, "Optimus inherited sub-groups"). A group's
+    // records: Optimus Alg. 2 at 1 × 1 for each outside tensor over its readers in the group
+    // (their dp and extents there are the same in every group holding it, since nothing below
+    // them changes) and the windows they read of it. They follow from the components' records
+    // and the first vertex's own inputs, so they are built as the group is formed where groups
+    // are costed as they are formed, and otherwise (a group formed deferring) only when a
+    // later group needs them, from its components (kept by components()).
+    const bool recordsOn = defer && !defer->channels.empty();
+    struct FirstOf {
+        bool isoa = false;           // Optimus Alg. 2 makes the first vertex ISOA
+        bool partInfeasible = false; // a component has no Optimus Eq. 4 solution
+        int64_t k = 1;               // the most sub-groups of a component
+        int64_t least = 0;           // the first vertex's fmap at the smallest tile, at least
+        uint32_t recBeg = 0;         // where the group's records begin in records_
+    };
+    std::vector<uint32_t> lazyBuilt; // groups of earlier vertices given records at this one
+    // Appends the records of a group with first vertex `first` (`uOut`: an output of the
+    // group) formed from `comps`, and finds what they tell of `first`; false (nothing
+    // appended) when a component has no records and cannot get them.
+    auto buildRecords = [&](auto&& ensure, LayerId first, bool uOut, const uint32_t* comps,
+                            size_t count, FirstOf& fo) -> bool {
+        for (size_t j = 0; j < count; ++j)
+            if (!ensure(ensure, comps[j])) return false;
+        const uint32_t recBeg = uint32_t(records_.size());
+        fo.recBeg = recBeg;
+        const size_t f = size_t(first);
+        int64_t acc1 = 0, acc0 = 0, ah = 1, aw = 1, rh = 1, rw = 1;
+        for (size_t j = 0; j < count; ++j) {
+            const Recorded& c = recorded_[info_[comps[j]].rec];
+            fo.k = std::max(fo.k, c.k);
+            fo.partInfeasible = fo.partInfeasible || c.infeasible;
+            for (uint32_t r = c.recBeg; r < c.recEnd; ++r) {
+                const Record& x = records_[r];
+                if (x.tensor != first) continue;
+                acc1 = satAdd(acc1, x.acc1);
+                acc0 = satAdd(acc0, x.acc0);
+                ah = std::max<int64_t>(ah, x.rows);
+                aw = std::max<int64_t>(aw, x.cols);
+                rh = std::max<int64_t>(rh, x.tileRows);
+                rw = std::max<int64_t>(rw, x.tileCols);
+            }
+        }
+        // Optimus Alg. 2 at t_h · t_w = 1 · 1 for `first`, as the coster finds it.
+        ah = std::clamp<int64_t>(ah, 1, defer->rows[f]);
+        aw = std::clamp<int64_t>(aw, 1, defer->cols[f]);
+        // At the smallest tile an output holds min(T_h, O_h) rows and all its columns.
+        if (uOut) {
+            rh = std::max(rh, defer->tile_rows);
+            rw = defer->cols[f];
+        }
+        rh = std::clamp<int64_t>(rh, 1, defer->rows[f]);
+        rw = std::clamp<int64_t>(rw, 1, defer->cols[f]);
+        fo.least = std::min(defer->channel_tile, defer->channels[f]) * rh * rw;
+        const int64_t area = ah * aw;
+        const int64_t d1 = satAdd(defer->channel_tile * area, acc1);
+        const int64_t d0 = satAdd(defer->channels[f] * area, acc0);
+        fo.isoa = d1 < d0;
+        auto add = [&](LayerId p, const Record& r) {
+            int32_t& at = recordAt[size_t(p)];
+            if (at < 0) {
+                at = int32_t(records_.size());
+                records_.push_back({p, 1, 1, 1, 1, 0, 0});
+            }
+            Record& x = records_[size_t(at)];
+            x.rows = std::max(x.rows, r.rows);
+            x.cols = std::max(x.cols, r.cols);
+            x.tileRows = std::max(x.tileRows, r.tileRows);
+            x.tileCols = std::max(x.tileCols, r.tileCols);
+            const int64_t a1 = r.acc1, a0 = r.acc0;
+            x.acc1 = satAdd(x.acc1, a1);
+            x.acc0 = satAdd(x.acc0, a0);
+        };
+        for (size_t j = 0; j < count; ++j) {
+            const Recorded& c = recorded_[info_[comps[j]].rec];
+            for (uint32_t r = c.recBeg; r < c.recEnd; ++r) {
+                const Record x = records_[r]; // records_ may grow
+                if (x.tensor != first) add(x.tensor, x);
+            }
+        }
+        const Record reads = {first,
+                              int32_t(defer->rows_read(first, ah)),
+                              int32_t(defer->cols_read(first, aw)),
+                              int32_t(defer->rows_read(first, rh)),
+                              int32_t(defer->cols_read(first, rw)),
+                              d0,
+                              std::min(d1, d0)};
+        for (LayerId p : net.layer(first).inputs)
+            add(p, reads);
+        for (size_t r = recBeg; r < records_.size(); ++r)
+            recordAt[size_t(records_[r].tensor)] = -1;
+        return true;
+    };
+    // Gives group g its records if it has none yet (from its components'); false when it
+    // cannot (no entry, or its components were not kept).
+    auto ensureRecords = [&](auto&& self, uint32_t g) -> bool {
+        if (info_[g].rec == kNone) return false;
+        if (recorded_[info_[g].rec].built) return true;
+        if (!componentsKept_ || info_[g].hopeless) return false;
+        const uint64_t* m = bits(g);
+        size_t k = 0;
+        while (m[k] == 0)
+            ++k;
+        const auto first = LayerId(k * 64 + size_t(std::countr_zero(m[k])));
+        bool succIn = true;
+        for (size_t w = 0; w < W; ++w)
+            succIn = succIn && (row(succ, first)[w] & ~m[w]) == 0;
+        const bool uOut = !succIn || net.successors(first).empty();
+        const std::span<const uint32_t> comps = components(g);
+        FirstOf fo;
+        if (!buildRecords(self, first, uOut, comps.data(), comps.size(), fo)) return false;
+        Recorded& r = recorded_[info_[g].rec];
+        r.recBeg = fo.recBeg; // after its components' records, built first if they had none
+        r.recEnd = uint32_t(records_.size());
+        r.built = true;
+        lazyBuilt.push_back(g);
+        ++recordsBuiltLater_;
+        return true;
+    };
     // What the group's components add up to (for {u} alone: nothing).
     struct Parts {
         double best = 0;           // Σ best: the first vertex's own cost is added once known
@@ -427,9 +545,8 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             }
         }
         // Inherited sub-groups. Where groups are costed as they are formed (no deferral here),
-        // each gets records: Optimus Alg. 2 at 1 × 1 for each outside tensor over its readers in
-        // the group (their dp and extents there are the same in every group holding it, since
-        // nothing below them changes). From its components' records of `first`, a group finds
+        // each gets records (buildRecords(), above; its components get theirs first if they
+        // were formed deferring). From its components' records of `first`, a group finds
         // whether Optimus Alg. 2 makes `first` ISOA. When it does not, every component keeps
         // its ISOA decision and extents inside the group, and the group holds at least what
         // each component holds at every tile (`first`, a compute layer, at all its channels as
@@ -441,85 +558,13 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         // of its vertices), is classified so without costing it; it inherits the most
         // sub-groups of its components, and its parts' lower bounds (docs/model-notes.md,
         // "Optimus inherited sub-groups").
-        const uint32_t recBeg = uint32_t(records_.size());
-        bool recorded = false, isoaFirst = false, partInfeasible = false;
-        int64_t inheritedK = 1, firstLeast = 0; // `first`'s fmap at the smallest tile, at least
-        if (recordNow && !parts.hopeless) {
-            recorded = true;
-            const size_t f = size_t(first);
-            int64_t acc1 = 0, acc0 = 0, ah = 1, aw = 1, rh = 1, rw = 1;
-            for (size_t j = 0; j < chosenCount; ++j) {
-                const uint32_t g = chosenAt[j];
-                if (info_[g].rec == kNone) {
-                    recorded = false;
-                    break;
-                }
-                const Recorded& c = recorded_[info_[g].rec];
-                inheritedK = std::max(inheritedK, c.k);
-                partInfeasible = partInfeasible || c.infeasible;
-                for (uint32_t r = c.recBeg; r < c.recEnd; ++r) {
-                    const Record& x = records_[r];
-                    if (x.tensor != first) continue;
-                    acc1 = satAdd(acc1, x.acc1);
-                    acc0 = satAdd(acc0, x.acc0);
-                    ah = std::max<int64_t>(ah, x.rows);
-                    aw = std::max<int64_t>(aw, x.cols);
-                    rh = std::max<int64_t>(rh, x.tileRows);
-                    rw = std::max<int64_t>(rw, x.tileCols);
-                }
-            }
-            if (recorded) {
-                // Optimus Alg. 2 at t_h · t_w = 1 · 1 for `first`, as the coster finds it.
-                ah = std::clamp<int64_t>(ah, 1, defer->rows[f]);
-                aw = std::clamp<int64_t>(aw, 1, defer->cols[f]);
-                // At the smallest tile an output holds min(T_h, O_h) rows and all its columns.
-                if (uOut) {
-                    rh = std::max(rh, defer->tile_rows);
-                    rw = defer->cols[f];
-                }
-                rh = std::clamp<int64_t>(rh, 1, defer->rows[f]);
-                rw = std::clamp<int64_t>(rw, 1, defer->cols[f]);
-                firstLeast = std::min(defer->channel_tile, defer->channels[f]) * rh * rw;
-                const int64_t area = ah * aw;
-                const int64_t d1 = satAdd(defer->channel_tile * area, acc1);
-                const int64_t d0 = satAdd(defer->channels[f] * area, acc0);
-                isoaFirst = d1 < d0;
-                auto add = [&](LayerId p, const Record& r) {
-                    int32_t& at = recordAt[size_t(p)];
-                    if (at < 0) {
-                        at = int32_t(records_.size());
-                        records_.push_back({p, 1, 1, 1, 1, 0, 0});
-                    }
-                    Record& x = records_[size_t(at)];
-                    x.rows = std::max(x.rows, r.rows);
-                    x.cols = std::max(x.cols, r.cols);
-                    x.tileRows = std::max(x.tileRows, r.tileRows);
-                    x.tileCols = std::max(x.tileCols, r.tileCols);
-                    const int64_t a1 = r.acc1, a0 = r.acc0;
-                    x.acc1 = satAdd(x.acc1, a1);
-                    x.acc0 = satAdd(x.acc0, a0);
-                };
-                for (size_t j = 0; j < chosenCount; ++j) {
-                    const uint32_t g = chosenAt[j];
-                    for (uint32_t r = recorded_[info_[g].rec].recBeg;
-                         r < recorded_[info_[g].rec].recEnd; ++r) {
-                        const Record x = records_[r]; // records_ may grow
-                        if (x.tensor != first) add(x.tensor, x);
-                    }
-                }
-                const Record reads = {first,
-                                      int32_t(defer->rows_read(first, ah)),
-                                      int32_t(defer->cols_read(first, aw)),
-                                      int32_t(defer->rows_read(first, rh)),
-                                      int32_t(defer->cols_read(first, rw)),
-                                      d0,
-                                      std::min(d1, d0)};
-                for (LayerId p : net.layer(first).inputs)
-                    add(p, reads);
-                for (size_t r = recBeg; r < records_.size(); ++r)
-                    recordAt[size_t(records_[r].tensor)] = -1;
-            }
-        }
+        FirstOf fo;
+        const bool recorded =
+            recordNow && !parts.hopeless &&
+            buildRecords(ensureRecords, first, uOut, chosenAt.data(), chosenCount, fo);
+        const uint32_t recBeg = recorded ? fo.recBeg : uint32_t(records_.size());
+        const bool isoaFirst = fo.isoa, partInfeasible = fo.partInfeasible;
+        const int64_t inheritedK = fo.k, firstLeast = fo.least;
         // Inherited sub-groups (above), for a group the records cover with `first` not ISOA:
         // infinite when it is invalid, its least cost when that is above its split, else -1.
         auto inheritedClass = [&]() -> double {
@@ -540,9 +585,10 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         Info& info = info_.emplace_back();
         info.cost = std::numeric_limits<double>::infinity();
         info.best = parts.best;
-        if (recorded) {
+        if (recordsOn) { // records now, or built when a later group needs them
             info.rec = uint32_t(recorded_.size());
-            recorded_.push_back({1, recBeg, uint32_t(records_.size()), false});
+            recorded_.push_back(
+                {1, recBeg, recorded ? uint32_t(records_.size()) : recBeg, false, recorded});
         }
         info.ofmap = ofmap;
         info.weights = weights;
@@ -572,9 +618,10 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             info_[id].lowerBound = c.lower_bound_bits;
             info_[id].upper = c.upper_bound_bits;
             info_[id].upperRows = c.upper_rows;
-            if (info_[id].rec != kNone)
-                recorded_[info_[id].rec] = {c.subgroups, recBeg, uint32_t(records_.size()),
-                                            c.infeasible};
+            if (info_[id].rec != kNone) {
+                recorded_[info_[id].rec].k = c.subgroups;
+                recorded_[info_[id].rec].infeasible = c.infeasible;
+            }
             aloneBits = c.lower_bound_bits;
         } else if (const double inheritedCost = inheritedClass(); inheritedCost >= 0) {
             // Inherited sub-groups (above): invalid, or a cost above its split. Its parts'
@@ -784,6 +831,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         // The bound: when u's groups would exceed its share, form only those of up to the
         // largest size whose groups fit it (found by bisection over the size limit).
         const size_t mark = info_.size(), pendingMark = pending.size();
+        lazyBuilt.clear();
         const size_t recordsMark = records_.size(), recordedMark = recorded_.size();
         const int64_t byBoundMark = byBound_, underRuleMark = underRule, unprovenMark = unproven;
         auto rollback = [&] {
@@ -792,6 +840,11 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             bits_.resize(mark * kFields * W);
             records_.resize(recordsMark);
             recorded_.resize(recordedMark);
+            recordsBuiltLater_ -= int64_t(lazyBuilt.size());
+            for (const uint32_t g : lazyBuilt) // their records went with records_
+                recorded_[info_[g].rec] = {recorded_[info_[g].rec].k, 0, 0,
+                                           recorded_[info_[g].rec].infeasible, false};
+            lazyBuilt.clear();
             for (size_t g = mark; g < info_.size(); ++g) {
                 deferredCount_ -= info_[g].deferred;
                 inheritedCount_ -= info_[g].inherited;

@@ -176,6 +176,9 @@ class OptimusGroupSpace {
     // Groups classified by their components' records without costing them (inherited
     // sub-groups: shown invalid, or above their split).
     int64_t inheritedCount() const { return inheritedCount_; }
+    // Groups formed deferring that were given records later, when a group holding them needed
+    // them (docs/model-notes.md, "Optimus inherited sub-groups").
+    int64_t recordsBuiltLater() const { return recordsBuiltLater_; }
     bool inherited(size_t g) const { return info_[g].inherited; }
     // The cost of one partition of g that is not g itself: its first vertex alone and each of
     // the components it was formed from split as cheaply as found (infinite for a single
@@ -238,18 +241,19 @@ class OptimusGroupSpace {
         int64_t acc1 = 0, acc0 = 0;
     };
     std::vector<Record> records_;
-    // By group with records: its records [recBeg, recEnd) of records_; at least k sub-groups
-    // (Optimus Eq. 3), or no Optimus Eq. 4 solution.
+    // By group, where records are kept: its records [recBeg, recEnd) of records_ once built;
+    // at least k sub-groups (Optimus Eq. 3), or no Optimus Eq. 4 solution.
     struct Recorded {
         int64_t k = 1;
         uint32_t recBeg = 0, recEnd = 0;
         bool infeasible = false;
+        bool built = false; // its records are [recBeg, recEnd) (else not built yet)
     };
     std::vector<Recorded> recorded_;
     // By group, together: its components (see components()), and where each group's end.
     std::vector<uint32_t> components_, componentsEnd_;
     bool componentsKept_ = true;
-    int64_t deferredCount_ = 0, resolvedCount_ = 0, inheritedCount_ = 0;
+    int64_t deferredCount_ = 0, resolvedCount_ = 0, inheritedCount_ = 0, recordsBuiltLater_ = 0;
     bool deferring_ = false;
     Classify classify_; // kept for resolve()
     struct Work;

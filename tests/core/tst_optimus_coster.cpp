@@ -293,19 +293,24 @@ Deferred checkDeferred(const Network& net, const Hardware& hw, int64_t capBits, 
 
 struct Inherited {
     int64_t groups = 0, inherited = 0, invalid = 0, wrong = 0;
+    int64_t builtLater = 0; // groups formed deferring given records later
     std::string first;
 };
 
-// The group space of `net` with the deferral's figures but nothing deferred, so that groups
-// are classified from their components' records where they can be (inherited sub-groups);
-// then every group so classified costed exactly: one called invalid must have no solution of
-// Optimus Eq. 4, one called dominated must cost at least what it was given, and that must be
-// above its split.
-Inherited checkInherited(const Network& net, const Hardware& hw, int64_t capBits) {
+// The group space of `net` with the deferral's figures, so that groups are classified from
+// their components' records where they can be (inherited sub-groups) — with nothing deferred,
+// or (`deferring`) deferring as the fuser does, where groups formed deferring get their
+// records only when a later group needs them; then every group so classified costed exactly:
+// one called invalid must have no solution of Optimus Eq. 4, one called dominated must cost at
+// least what it was given, and that must be above its split.
+Inherited checkInherited(const Network& net, const Hardware& hw, int64_t capBits,
+                         bool deferring = false) {
     OptimusGroupRules rules = spaceRules(net, capBits, 20000);
     OptimusDeferral d = OptimusCoster(net, hw, capBits).deferral();
-    d.sample = INT64_MAX; // never defers
-    d.max_unproven = -1;
+    if (!deferring) {
+        d.sample = INT64_MAX; // never defers
+        d.max_unproven = -1;
+    }
     rules.deferral = &d;
     OptimusCoster coster(net, hw, capBits);
     coster.setJoinable(rules.vertex);
@@ -316,6 +321,7 @@ Inherited checkInherited(const Network& net, const Hardware& hw, int64_t capBits
                             });
     Inherited r;
     r.groups = int64_t(space.size());
+    r.builtLater = space.recordsBuiltLater();
     for (size_t g = 0; g < space.size(); ++g) {
         if (!space.inherited(g)) continue;
         ++r.inherited;
@@ -516,6 +522,28 @@ class TstOptimusCoster : public QObject {
             qPrintable(
                 QString("%1 inherited, %2 invalid").arg(bundled.counted).arg(bundled.invalid)));
         QVERIFY(random.counted > 100);
+    }
+
+    // The same where the space defers as the fuser does: groups formed deferring get their
+    // records only when a later group, costed as it is formed, needs them.
+    void inheritedClassesHoldWhereTheSpaceDefers() {
+        int64_t builtLater = 0;
+        Outcome bundled, random;
+        checkEverywhere(
+            {"googlenet", "inceptionv3"},
+            {"optimus-config-5", "tso-nmp", "hwff-config-1", "convfusion-40nm"}, {4, 8}, 40,
+            20261126,
+            [&](const Network& net, const Hardware& hw, int64_t capBits, int64_t) {
+                const Inherited r = checkInherited(net, hw, capBits, true);
+                builtLater += r.builtLater;
+                return Outcome{r.inherited, r.inherited, r.invalid, r.wrong, r.first};
+            },
+            bundled, random);
+        if (QTest::currentTestFailed()) return;
+        QVERIFY2(builtLater > 1000 && bundled.counted > 10000,
+                 qPrintable(QString("%1 given records later, %2 inherited")
+                                .arg(builtLater)
+                                .arg(bundled.counted)));
     }
 
     // The DP's floor (optimusDpFloor): over every group the DP may choose (valid, not above
