@@ -358,10 +358,10 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     };
     std::vector<uint32_t> lazyBuilt; // groups of earlier vertices given records at this one
     // Appends the records of a group with first vertex `first` (`uOut`: an output of the
-    // group) formed from `comps`, and finds what they tell of `first`; false (nothing
-    // appended) when a component has no records and cannot get them.
+    // group) formed from `comps` (unless `append` is false), and finds what they tell of
+    // `first`; false (nothing appended) when a component has no records and cannot get them.
     auto buildRecords = [&](auto&& ensure, LayerId first, bool uOut, const uint32_t* comps,
-                            size_t count, FirstOf& fo) -> bool {
+                            size_t count, FirstOf& fo, bool append = true) -> bool {
         for (size_t j = 0; j < count; ++j)
             if (!ensure(ensure, comps[j])) return false;
         const uint32_t recBeg = uint32_t(records_.size());
@@ -398,6 +398,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         const int64_t d1 = satAdd(defer->channel_tile * area, acc1);
         const int64_t d0 = satAdd(defer->channels[f] * area, acc0);
         fo.isoa = d1 < d0;
+        if (!append) return true; // what the records tell of `first` only
         auto add = [&](LayerId p, const Record& r) {
             int32_t& at = recordAt[size_t(p)];
             if (at < 0) {
@@ -562,14 +563,31 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         const bool recorded =
             recordNow && !parts.hopeless &&
             buildRecords(ensureRecords, first, uOut, chosenAt.data(), chosenCount, fo);
+        // Where the space defers, a group to be costed that holds a component without an
+        // Optimus Eq. 4 solution finds from their records (built for them now if need be)
+        // whether `first` is ISOA; if not, it is invalid (below). Its own records wait until
+        // a later group needs them.
+        bool firstKnown = recorded;
+        if (!recorded && recordsOn && deferHere && !deferNow && !parts.hopeless && size > 1 &&
+            defer->compute[size_t(first)]) {
+            bool anyInfeasible = false;
+            for (size_t j = 0; j < chosenCount && !anyInfeasible; ++j)
+                anyInfeasible = recorded_[info_[chosenAt[j]].rec].infeasible;
+            firstKnown = anyInfeasible && buildRecords(ensureRecords, first, uOut, chosenAt.data(),
+                                                       chosenCount, fo, false);
+        }
         const uint32_t recBeg = recorded ? fo.recBeg : uint32_t(records_.size());
         const bool isoaFirst = fo.isoa, partInfeasible = fo.partInfeasible;
         const int64_t inheritedK = fo.k, firstLeast = fo.least;
         // Inherited sub-groups (above), for a group the records cover with `first` not ISOA:
         // infinite when it is invalid, its least cost when that is above its split, else -1.
         auto inheritedClass = [&]() -> double {
-            if (!recorded || isoaFirst || !defer->compute[size_t(first)]) return -1;
+            if (!firstKnown || isoaFirst || !defer->compute[size_t(first)]) return -1;
             if (partInfeasible) return std::numeric_limits<double>::infinity();
+            // Above its split: only where the space does not defer, since such a group has no
+            // upper bound for the deferral's proof that the groups holding it fit (an invalid
+            // group has none to lose).
+            if (!recorded) return -1;
             int64_t in = 0; // the group's outside inputs
             for (size_t k = 0; k < W; ++k)
                 for (uint64_t x = out[4 * W + k]; x; x &= x - 1)
