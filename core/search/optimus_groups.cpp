@@ -368,13 +368,19 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         fo.recBeg = recBeg;
         const size_t f = size_t(first);
         int64_t acc1 = 0, acc0 = 0, ah = 1, aw = 1, rh = 1, rw = 1;
+        // One component (most groups): its records are merged already, so the others than
+        // `first`'s are copied as they are read.
+        const bool copy = append && count == 1;
         for (size_t j = 0; j < count; ++j) {
             const Recorded& c = recorded_[info_[comps[j]].rec];
             fo.k = std::max(fo.k, c.k);
             fo.partInfeasible = fo.partInfeasible || c.infeasible;
             for (uint32_t r = c.recBeg; r < c.recEnd; ++r) {
-                const Record& x = records_[r];
-                if (x.tensor != first) continue;
+                const Record x = records_[r]; // records_ may grow
+                if (x.tensor != first) {
+                    if (copy) records_.push_back(x);
+                    continue;
+                }
                 acc1 = satAdd(acc1, x.acc1);
                 acc0 = satAdd(acc0, x.acc0);
                 ah = std::max<int64_t>(ah, x.rows);
@@ -414,11 +420,16 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             x.acc1 = satAdd(x.acc1, a1);
             x.acc0 = satAdd(x.acc0, a0);
         };
-        for (size_t j = 0; j < count; ++j) {
-            const Recorded& c = recorded_[info_[comps[j]].rec];
-            for (uint32_t r = c.recBeg; r < c.recEnd; ++r) {
-                const Record x = records_[r]; // records_ may grow
-                if (x.tensor != first) add(x.tensor, x);
+        if (copy) { // the copied ones are distinct tensors: `first`'s inputs merge into them
+            for (size_t r = recBeg; r < records_.size(); ++r)
+                recordAt[size_t(records_[r].tensor)] = int32_t(r);
+        } else {
+            for (size_t j = 0; j < count; ++j) {
+                const Recorded& c = recorded_[info_[comps[j]].rec];
+                for (uint32_t r = c.recBeg; r < c.recEnd; ++r) {
+                    const Record x = records_[r]; // records_ may grow
+                    if (x.tensor != first) add(x.tensor, x);
+                }
             }
         }
         const Record reads = {first,
