@@ -331,9 +331,10 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     // and of more than one vertex, and of those the ones that cost more than their split.
     int64_t costedValid = 0, dominated = 0;
     bool deferHere = false, upperWanted = false; // the bounds, for later vertices to defer
-    // Inherited sub-groups (below): whether this vertex's groups get records, the components
-    // of the group being formed, and by layer where the group's record of it is.
-    bool recordNow = false;
+    // Inherited sub-groups (below): whether this vertex's groups get records as they are
+    // formed (recordNow) or may get them later (recordsHere), the components of the group
+    // being formed, and by layer where the group's record of it is.
+    bool recordNow = false, recordsHere = false;
     std::vector<uint32_t> chosenAt(size_t(N) + 1); // by depth
     size_t chosenCount = 0;
     std::vector<int32_t> recordAt(size_t(N), -1);
@@ -579,7 +580,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         // whether `first` is ISOA; if not, it is invalid (below). Its own records wait until
         // a later group needs them.
         bool firstKnown = recorded;
-        if (!recorded && recordsOn && deferHere && !deferNow && !parts.hopeless && size > 1 &&
+        if (!recorded && recordsHere && deferHere && !deferNow && !parts.hopeless && size > 1 &&
             defer->compute[size_t(first)]) {
             bool anyInfeasible = false;
             for (size_t j = 0; j < chosenCount && !anyInfeasible; ++j)
@@ -614,7 +615,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         Info& info = info_.emplace_back();
         info.cost = std::numeric_limits<double>::infinity();
         info.best = parts.best;
-        if (recordsOn) { // records now, or built when a later group needs them
+        if (recordsHere) { // records now, or built when a later group needs them
             info.rec = uint32_t(recorded_.size());
             recorded_.push_back(
                 {1, recBeg, recorded ? uint32_t(records_.size()) : recBeg, false, recorded});
@@ -730,13 +731,15 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             defer && double(dominated) <= defer->max_dominated * double(costedValid);
         deferHere = fewDominated && costedValid >= defer->sample;
         upperWanted = defer && (costedValid < defer->sample || fewDominated);
-        recordNow = defer && !deferHere && !defer->channels.empty();
         deferUnproven =
             deferUnproven || (deferHere && underRule >= defer->unproven_sample &&
                               double(unproven) <= defer->max_unproven * double(underRule));
         // From then on nearly every group is deferred: the fuser's floor does not follow
-        // components there (see componentsKept()), so they are no longer kept.
+        // components there (see componentsKept()), so they are no longer kept, and neither are
+        // records (built later from kept components).
         componentsKept_ = componentsKept_ && !deferUnproven;
+        recordsHere = recordsOn && componentsKept_;
+        recordNow = recordsHere && !deferHere;
         {
             std::vector<uint64_t> m(W, 0), nb(W);
             setBit(m.data(), u);
