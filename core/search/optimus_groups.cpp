@@ -706,6 +706,37 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         pending.clear();
     };
 
+    // Components of a group starting at v: formed groups holding a successor of v (their
+    // first vertex lies between v and that successor), each listed under the first successor
+    // of v it holds so that every set of components is met once. The lists may be built
+    // before the groups of the vertex after v are classified (see the end of the loop below),
+    // so hopeless groups are skipped where they are read, not here; ones already known to be
+    // hopeless are left out.
+    auto headsOf = [&](LayerId v) {
+        std::vector<LayerId> heads;
+        for (LayerId s : net.successors(v))
+            if (isVertex(s)) heads.push_back(s);
+        std::sort(heads.begin(), heads.end());
+        heads.erase(std::unique(heads.begin(), heads.end()), heads.end());
+        return heads;
+    };
+    auto ownedOf = [&](LayerId v, const std::vector<LayerId>& heads) {
+        std::vector<std::vector<uint32_t>> owned(heads.size());
+        for (size_t i = 0; i < heads.size(); ++i)
+            for (LayerId m = v + 1; m <= heads[i]; ++m)
+                for (uint32_t g : byMin_[size_t(m)]) {
+                    if (!testBit(bits(g), heads[i]) || (rules.prune_hopeless && info_[g].hopeless))
+                        continue;
+                    bool earlier = false;
+                    for (size_t j = 0; j < i && !earlier; ++j)
+                        earlier = testBit(bits(g), heads[j]);
+                    if (!earlier) owned[i].push_back(g);
+                }
+        return owned;
+    };
+    std::vector<std::vector<uint32_t>> prebuilt; // ownedOf(prebuiltFor), built early
+    LayerId prebuiltFor = -1;
+
     uint64_t formed = 0;
     int64_t verticesLeft = 0;
     for (LayerId v = 0; v < N; ++v)
@@ -749,30 +780,15 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             chosenCount = 0;
             addGroup(u, 1, m.data(), row(desc, u), row(anc, u), nb.data(), none.data(), Parts{});
         }
-        // Components: formed groups holding a successor of u (their first vertex lies between
-        // u and that successor), each listed under the first successor of u it holds so that
-        // every set of components is met once.
-        std::vector<LayerId> heads;
-        for (LayerId s : succ)
-            if (isVertex(s)) heads.push_back(s);
-        std::sort(heads.begin(), heads.end());
-        heads.erase(std::unique(heads.begin(), heads.end()), heads.end());
+        const std::vector<LayerId> heads = headsOf(u);
         if (heads.empty() || (fanOut && heads.size() < succ.size())) { // no component to join
             classifyPending(u);
             largestShare_ = std::max(largestShare_, int64_t(info_.size() - before));
             continue;
         }
-        std::vector<std::vector<uint32_t>> owned(heads.size());
-        for (size_t i = 0; i < heads.size(); ++i)
-            for (LayerId m = u + 1; m <= heads[i]; ++m)
-                for (uint32_t g : byMin_[size_t(m)]) {
-                    if (!testBit(bits(g), heads[i]) || (rules.prune_hopeless && info_[g].hopeless))
-                        continue;
-                    bool earlier = false;
-                    for (size_t j = 0; j < i && !earlier; ++j)
-                        earlier = testBit(bits(g), heads[j]);
-                    if (!earlier) owned[i].push_back(g);
-                }
+        std::vector<std::vector<uint32_t>> owned =
+            prebuiltFor == u ? std::move(prebuilt) : ownedOf(u, heads);
+        prebuiltFor = -1;
         // Per depth (number of components chosen): members, descendants, ancestors, the
         // components' vertices, their neighbours and their outside producers.
         constexpr size_t kDepthFields = 6;
@@ -814,6 +830,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             }
             if (!fanOut) self(self, i + 1, depth); // heads[i] stays outside the group
             for (uint32_t g : owned[i]) {
+                if (rules.prune_hopeless && info_[g].hopeless) continue; // see ownedOf
                 const uint64_t* gm = bits(g);
                 if (intersects(gm, at(depth, 3), W) || intersects(gm, at(depth, 4), W)) continue;
                 if (maxSize > 0 && size + info_[g].size > maxSize) continue;
@@ -944,6 +961,21 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             limits_.push_back({u, lo, allowance - int64_t(info_.size() - mark)});
         }
         if (cancelled_) return;
+        // While the helper costs the last of this vertex's groups, the next vertex's lists of
+        // components are built (they need only the groups formed, not their classes).
+        if (streaming) {
+            sharerOn.publish(pending.size());
+            LayerId next = u - 1;
+            while (next >= 0 && !isVertex(next))
+                --next;
+            if (next >= 0) {
+                const std::vector<LayerId> nextHeads = headsOf(next);
+                if (!nextHeads.empty()) {
+                    prebuilt = ownedOf(next, nextHeads);
+                    prebuiltFor = next;
+                }
+            }
+        }
         classifyPending(u);
         largestShare_ = std::max(largestShare_, int64_t(info_.size() - before));
     }
