@@ -351,12 +351,15 @@ struct Outcome {
 
 // Runs `check(net, hw, capBits, budget)` on each bundled network × preset at `eighths`
 // eighths of its buffer (at most 20,000 groups), then on `trials` random DAGs with buffers
-// from 256 bytes to 64 KB in doublings (no bound); fails at the first check that finds a wrong
-// group, and adds up what the checks counted, on the bundled networks and on the random DAGs.
+// from 256 bytes to 64 KB in doublings — or, `fine`, from 128 bytes up a quarter at a time, so
+// that many groups lie close to the edge of fitting — (no bound); fails at the first check
+// that finds a wrong group, and adds up what the checks counted, on the bundled networks and
+// on the random DAGs.
 template <class Check>
 void checkEverywhere(std::initializer_list<const char*> names,
                      std::initializer_list<const char*> presets, std::initializer_list<int> eighths,
-                     int trials, uint32_t seed, Check check, Outcome& bundled, Outcome& random) {
+                     int trials, uint32_t seed, Check check, Outcome& bundled, Outcome& random,
+                     bool fine = false) {
     auto add = [](Outcome& sum, const Outcome& r) {
         sum.checked += r.checked;
         sum.counted += r.counted;
@@ -384,7 +387,8 @@ void checkEverywhere(std::initializer_list<const char*> names,
     for (int trial = 0; trial < trials; ++trial) {
         const std::string yaml = randomDag(rng, 4 + int(rng() % 9));
         const Network net = test::networkFromYaml(yaml);
-        for (int64_t capBytes = 256; capBytes <= 65536; capBytes *= 2) {
+        for (int64_t capBytes = fine ? 128 : 256; capBytes <= 65536;
+             capBytes += fine ? capBytes / 4 : capBytes) {
             const Outcome r = check(net, hw, capBytes * 8, 0);
             QVERIFY2(r.wrong == 0, qPrintable(QString("trial %1 (%2 bytes): %3 in\n%4")
                                                   .arg(trial)
@@ -438,49 +442,22 @@ class TstOptimusCoster : public QObject {
     }
 
     void deferredGroupsAreValid() {
-        int64_t deferred = 0;
-        for (const char* name : {"googlenet", "inceptionv3", "squeezenet1.0", "resnet50",
-                                 "mobilenetv2", "xception", "dmcnn-vd"})
-            for (const char* hwName : {"optimus-default", "optimus-config-5", "tso-nmp",
-                                       "hwff-config-1", "hwff-config-2"}) {
-                const Network net = test::bundledNetwork(name);
-                const Hardware hw = test::bundledHardware(hwName);
-                // The preset's buffer, and smaller and larger ones in steps, so that many
-                // groups are deferred close to the edge of fitting, where a bound that claims
-                // too little shows.
-                for (int eighths : {1, 2, 3, 4, 6, 8, 12, 16}) {
-                    const int64_t capBits = hw.buffer.bytes * eighths;
-                    const Deferred r = checkDeferred(net, hw, capBits, 20000);
-                    QVERIFY2(r.wrong == 0,
-                             qPrintable(QString("%1 on %2 with %3 bits: %4 of %5 deferred; %6")
-                                            .arg(name, hwName)
-                                            .arg(capBits)
-                                            .arg(r.wrong)
-                                            .arg(r.deferred)
-                                            .arg(QString::fromStdString(r.first))));
-                    deferred += r.deferred;
-                }
-            }
-        QVERIFY(deferred > 50000);
-        std::mt19937 rng(20261127);
-        const Hardware hw = test::bundledHardware("hwff-config-1");
-        int64_t randomDeferred = 0;
-        // Buffers from a tenth of a kilobyte up in small steps, so that many groups are
+        // The preset's buffer, and smaller and larger ones in steps, so that many groups are
         // deferred close to the edge of fitting, where a bound that claims too little shows.
-        for (int trial = 0; trial < 120; ++trial) {
-            const std::string yaml = randomDag(rng, 4 + int(rng() % 9));
-            const Network net = test::networkFromYaml(yaml);
-            for (int64_t capBytes = 128; capBytes <= 65536; capBytes += capBytes / 4) {
-                const Deferred r = checkDeferred(net, hw, capBytes * 8, 0);
-                QVERIFY2(r.wrong == 0, qPrintable(QString("trial %1 (%2 bytes): %3 in\n%4")
-                                                      .arg(trial)
-                                                      .arg(capBytes)
-                                                      .arg(QString::fromStdString(r.first))
-                                                      .arg(QString::fromStdString(yaml))));
-                randomDeferred += r.deferred;
-            }
-        }
-        QVERIFY(randomDeferred > 200);
+        Outcome bundled, random;
+        checkEverywhere(
+            {"googlenet", "inceptionv3", "squeezenet1.0", "resnet50", "mobilenetv2", "xception",
+             "dmcnn-vd"},
+            {"optimus-default", "optimus-config-5", "tso-nmp", "hwff-config-1", "hwff-config-2"},
+            {1, 2, 3, 4, 6, 8, 12, 16}, 120, 20261127,
+            [](const Network& net, const Hardware& hw, int64_t capBits, int64_t budget) {
+                const Deferred r = checkDeferred(net, hw, capBits, budget);
+                return Outcome{r.deferred, r.deferred, r.invalid, r.wrong, r.first};
+            },
+            bundled, random, true);
+        if (QTest::currentTestFailed()) return;
+        QVERIFY2(bundled.counted > 50000, qPrintable(QString("%1 deferred").arg(bundled.counted)));
+        QVERIFY2(random.counted > 200, qPrintable(QString("%1 deferred").arg(random.counted)));
     }
 
     // Groups deferred without a proof that they fit (OptimusDeferral::unproven_sample): each
