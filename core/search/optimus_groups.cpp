@@ -282,6 +282,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     }
     const OptimusDeferral* defer = rules.deferral;
     deferring_ = defer != nullptr;
+    componentsKept_ = deferring_; // only a space formed with a deferral follows them
     // A space formed with a deferral is large: room up front for the groups the budget allows,
     // up to 16 MB an array — address space, not memory, until groups are formed, and small
     // enough for the allocator to keep for the next search — so that it copies nothing as it

@@ -184,8 +184,9 @@ class OptimusGroupSpace {
     // the components it was formed from split as cheaply as found (infinite for a single
     // vertex). A group that costs more is never the cheapest way to cover its vertices.
     double split(size_t g) const { return split_[g]; }
-    // Whether components() is kept for every group: not once nearly every group is deferred
-    // (OptimusDeferral::unproven_sample), where the DP needs few costs.
+    // Whether components() is kept for every group: in a space formed with a deferral, until
+    // nearly every group is deferred (OptimusDeferral::unproven_sample), where the DP needs
+    // few costs.
     bool componentsKept() const { return componentsKept_; }
     // With componentsKept(): the groups g was formed from, its components, each holding a
     // successor of its first vertex (none for a single vertex). They are formed before g
@@ -252,7 +253,7 @@ class OptimusGroupSpace {
     std::vector<Recorded> recorded_;
     // By group, together: its components (see components()), and where each group's end.
     std::vector<uint32_t> components_, componentsEnd_;
-    bool componentsKept_ = true;
+    bool componentsKept_ = false;
     int64_t deferredCount_ = 0, resolvedCount_ = 0, inheritedCount_ = 0, recordsBuiltLater_ = 0;
     bool deferring_ = false;
     Classify classify_; // kept for resolve()
