@@ -595,7 +595,13 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
         }
         rules.deferral = &deferral;
     }
+    // Forming the space, less what layerWiseCost leaves out of res.seconds meanwhile.
+    const auto tForm = std::chrono::steady_clock::now();
+    const double secondsBefore = res.seconds;
     OptimusGroupSpace space(net, rules, classify, [&] { return control.cancelled(); });
+    res.form_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - tForm).count() +
+        (res.seconds - secondsBefore);
     if (space.cancelled()) {
         res.cancelled = true;
         return res;
@@ -823,11 +829,14 @@ OptimusFuserResult optimusFuse(const Network& net, const Hardware& hw,
             if (edp < bestEdp) {
                 bestEdp = edp;
                 const double seconds = best.seconds + r.seconds;
+                const double form = best.form_seconds + r.form_seconds;
                 best = std::move(r);
                 best.seconds = seconds;
+                best.form_seconds = form;
                 best.cost = edp;
             } else {
                 best.seconds += r.seconds;
+                best.form_seconds += r.form_seconds;
             }
         }
         return best;

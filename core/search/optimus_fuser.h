@@ -99,9 +99,10 @@ struct OptimusFuserResult {
     int64_t groupsCosted() const {
         return groups_evaluated - groups_deferred + deferred_costed - groups_inherited;
     }
-    int operators = 0;      // vertices of the DP (operators and concat joiners)
-    int max_group_size = 0; // the limit applied (0 = none)
-    double seconds = 0;     // run time of the DP (the table excluded)
+    int operators = 0;       // vertices of the DP (operators and concat joiners)
+    int max_group_size = 0;  // the limit applied (0 = none)
+    double seconds = 0;      // run time of the DP (the table excluded)
+    double form_seconds = 0; // of it, forming and classifying the candidate groups
     bool cancelled = false;
     // What the bounds left out. `complete`: nothing — the scheme is the optimum over every
     // partition into valid groups. Otherwise: vertices whose groups were limited to a size
