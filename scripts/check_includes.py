@@ -7,7 +7,10 @@ areas. An area is a folder of core/ or views/ with its subfolders (core/io holds
 core/io/onnx), a program of app/ (app/cli, app/layout), or a part of the studio
 (app/gui, app/gui/panels, app/gui/controllers, ...). The check fails when
   - an arrow points up a floor: core includes views or app, views includes app;
-  - areas include each other in a cycle (core/io -> core/examples -> core/io).
+  - areas include each other in a cycle (core/io -> core/examples -> core/io);
+  - a core header uses one of Qt's keyword macros (emit, signals, slots, foreach, forever)
+    as a name: included after a Qt header (the Qt floors' precompiled headers come first),
+    `emit(a, b)` would silently become the expression `(a, b)`.
 Exit 0 when the graph is clean, 1 with one line per problem otherwise.
 Usage: check_includes.py [--root DIR] [--graph]   (--graph prints every arrow)
 """
@@ -28,6 +31,8 @@ SEARCH = {
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 SOURCE = (".cpp", ".h")
+QT_KEYWORDS = re.compile(r"\b(emit|signals|slots|foreach|forever)\b")
+COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', re.S)
 
 
 def floor_of(path):
@@ -112,6 +117,11 @@ def check(root):
     for path in sorted(sources(root)):
         with open(os.path.join(root, path), encoding="utf-8") as f:
             text = f.read()
+        if floor_of(path) == "core" and path.endswith(".h"):
+            code = COMMENT_OR_STRING.sub(" ", text)
+            for word in sorted(set(QT_KEYWORDS.findall(code))):
+                problems.append(f"{path}: uses `{word}`, a Qt keyword macro, as a name (a Qt "
+                                f"source including it after a Qt header would change its meaning)")
         for name in INCLUDE.findall(text):
             target = resolve(root, path, name)
             if target is None:
@@ -134,15 +144,17 @@ def check(root):
 
 
 def self_test():
-    """The check itself: a small tree with one upward include and one cycle must fail with
-    exactly those two problems, and the same tree without them must pass."""
+    """The check itself: a small tree with one upward include, two cycles and a core header
+    using a Qt keyword macro must fail with exactly those problems, and the same tree without
+    them must pass."""
     import tempfile
 
     files = {
         "core/io/reader.h": '#include "network/net.h"\n',
         "core/io/onnx/onnx.h": '#include "io/reader.h"\n',
         "core/io/reader.cpp": '#include "io/onnx/onnx.h"\n#include <vector>\n',
-        "core/network/net.h": "",
+        "core/network/net.h": "// emits nothing; \"emit\" in a comment or a string is fine\n"
+                              'const char* kWhat = "emit";\n',
         "views/graph/canvas.h": '#include "io/reader.h"\n',
         "app/gui/main_window.cpp": '#include "graph/canvas.h"\n#include "panels/dock.h"\n',
         "app/gui/panels/dock.h": '#include "graph/canvas.h"\n',
@@ -155,6 +167,7 @@ def self_test():
         "app/gui/panels/status.cpp": '#include "main_window.h"\n',  # app/gui <-> panels
     }
     upward = {"core/teaching/t.cpp": '#include "../../views/graph/canvas.h"\n'}
+    keyword = {"core/search/pairs.h": "template <class E> void pairs(E emit) { emit(1, 2); }\n"}
 
     def run(tree):
         with tempfile.TemporaryDirectory() as root:
@@ -167,8 +180,9 @@ def self_test():
             return check(root)[0]
 
     clean = run(files)
-    found = run({**files, **bad, **upward})
+    found = run({**files, **bad, **upward, **keyword})
     expected = ["core/teaching/t.cpp: includes views/graph/canvas.h",
+                "core/search/pairs.h: uses `emit`",
                 "areas include each other: app/gui <-> app/gui/panels",
                 "areas include each other: core/examples <-> core/io"]
     ok = not clean and len(found) == len(expected) and all(

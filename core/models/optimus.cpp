@@ -47,23 +47,42 @@ OptimusThroughput optimusThroughput(const Hardware& hw) {
 
 namespace {
 
+// A group over the network, with what the passes below ask of each member found once (the
+// t_h search of optimusPlan() runs extents() a dozen times per group).
 struct GroupView {
+    GroupView(const Network& n, const std::vector<LayerId>& m)
+        : net(n), members(m), dims(m.size()), consumed(m.size(), 0), output(m.size(), 0),
+          prodBeg(m.size() + 1, 0) {
+        for (size_t k = 0; k < m.size(); ++k) {
+            const LayerId v = m[k];
+            const Layer& l = net.layer(v);
+            dims[k] = layerDims(net, v);
+            const auto& succ = net.successors(v);
+            output[k] = succ.empty();
+            for (LayerId s : succ)
+                (in(s) ? consumed[k] : output[k]) = 1;
+            for (LayerId p : l.inputs)
+                if (in(p)) producers.push_back(slot(p));
+            prodBeg[k + 1] = producers.size();
+        }
+    }
     const Network& net;
     const std::vector<LayerId>& members;
+    std::vector<LayerDims> dims;   // by member
+    std::vector<char> consumed;    // by member: read by another member
+    std::vector<char> output;      // by member: read outside the group, or by nothing
+    std::vector<size_t> producers; // the members' in-group producers (slots), by member:
+    std::vector<size_t> prodBeg;   // [prodBeg[k], prodBeg[k + 1])
     bool in(LayerId v) const { return std::binary_search(members.begin(), members.end(), v); }
     size_t slot(LayerId v) const {
         return size_t(std::lower_bound(members.begin(), members.end(), v) - members.begin());
     }
-    bool isOutput(LayerId v) const {
-        if (net.successors(v).empty()) return true;
-        for (LayerId s : net.successors(v))
-            if (!in(s)) return true;
-        return false;
-    }
-    bool consumedInside(LayerId v) const {
-        for (LayerId s : net.successors(v))
-            if (in(s)) return true;
-        return false;
+    bool isOutput(LayerId v) const { return output[slot(v)]; }
+    // Rows (axis 0) or columns (axis 1) member k reads of its inputs for r of its own
+    // (R(l−1) = (R(l)−1)·S + K; a concat passes its extent through).
+    int64_t window(size_t k, int axis, int64_t r) const {
+        if (net.layer(members[k]).type == LayerType::concat) return r;
+        return axis == 0 ? dims[k].windowY(r) : dims[k].windowX(r);
     }
 };
 
@@ -71,43 +90,33 @@ struct GroupView {
 std::vector<int64_t> extents(const GroupView& g, int axis, int64_t t) {
     std::vector<int64_t> r(g.members.size(), 0);
     for (size_t k = g.members.size(); k-- > 0;) {
-        const LayerId v = g.members[k];
-        const Shape& o = g.net.layer(v).out;
+        const Shape& o = g.net.layer(g.members[k]).out;
         const int64_t full = axis == 0 ? o.h : o.w;
-        if (!g.consumedInside(v)) r[k] = std::max(r[k], std::min(t, full));
+        if (!g.consumed[k]) r[k] = std::max(r[k], std::min(t, full));
         r[k] = std::clamp<int64_t>(r[k], 1, full);
-        for (LayerId p : g.net.layer(v).inputs) {
-            if (!g.in(p)) continue;
-            const Layer& c = g.net.layer(v);
-            int64_t need = r[k];
-            if (c.type != LayerType::concat) {
-                const LayerDims d = layerDims(g.net, v);
-                need = axis == 0 ? d.windowY(r[k]) : d.windowX(r[k]); // R(l−1) = (R(l)−1)·S + K
-            }
-            r[g.slot(p)] = std::max(r[g.slot(p)], need);
-        }
+        if (g.prodBeg[k] == g.prodBeg[k + 1]) continue;
+        const int64_t need = g.window(k, axis, r[k]);
+        for (size_t j = g.prodBeg[k]; j < g.prodBeg[k + 1]; ++j)
+            r[g.producers[j]] = std::max(r[g.producers[j]], need);
     }
     return r;
 }
 
 // Extent of an outside input of member k for the member's extent r.
 int64_t inputExtent(const GroupView& g, size_t k, int axis, int64_t r) {
-    const LayerId v = g.members[k];
-    if (g.net.layer(v).type == LayerType::concat) return r;
-    const LayerDims d = layerDims(g.net, v);
-    return axis == 0 ? d.windowY(r) : d.windowX(r);
+    return g.window(k, axis, r);
 }
 
 int64_t outputHeight(const GroupView& g) {
     int64_t h = 1;
-    for (LayerId v : g.members)
-        if (g.isOutput(v)) h = std::max(h, g.net.layer(v).out.h);
+    for (size_t k = 0; k < g.members.size(); ++k)
+        if (g.output[k]) h = std::max(h, g.net.layer(g.members[k]).out.h);
     return h;
 }
 int64_t outputWidth(const GroupView& g) {
     int64_t w = 1;
-    for (LayerId v : g.members)
-        if (g.isOutput(v)) w = std::max(w, g.net.layer(v).out.w);
+    for (size_t k = 0; k < g.members.size(); ++k)
+        if (g.output[k]) w = std::max(w, g.net.layer(g.members[k]).out.w);
     return w;
 }
 
@@ -270,9 +279,9 @@ OptimusPlan optimusPlan(const Network& net, const Hardware& hw, const std::vecto
     const std::vector<OutsideInput> outside = outsideInputs(g);
     for (const OutsideInput& o : outside)
         plan.ifmap += net.layer(o.producer).out.elements();
-    for (LayerId v : group) {
-        if (g.isOutput(v)) plan.ofmap += net.layer(v).out.elements();
-        plan.weights += layerWeights(layerDims(net, v));
+    for (size_t k = 0; k < n; ++k) {
+        if (g.output[k]) plan.ofmap += net.layer(group[k]).out.elements();
+        plan.weights += layerWeights(g.dims[k]);
     }
     const int64_t oh = outputHeight(g), ow = outputWidth(g);
     const int64_t tw = fixed_w > 0 ? std::min(fixed_w, ow) : ow; // line buffer: t_w = O_w
@@ -280,12 +289,14 @@ OptimusPlan optimusPlan(const Network& net, const Hardware& hw, const std::vecto
     // Optimus Eq. 4 left-hand side: Σ t_c(l)·R_h(l, t_h)·R_w(l, t_w) over the group's fmaps (each
     // outside input once, with all its channels and the largest window read of it, then
     // every operator's output).
+    std::vector<int64_t> outsideW; // each outside tensor's width term, the same for every t_h
+    for (const OutsideInput& o : outside)
+        outsideW.push_back(net.layer(o.producer).out.c * outsideExtent(g, o.producer, 1, rw));
     auto fmap = [&](int64_t th) {
         const auto rh = extents(g, 0, th);
         int64_t total = 0;
-        for (const OutsideInput& o : outside)
-            total += net.layer(o.producer).out.c * outsideExtent(g, o.producer, 0, rh) *
-                     outsideExtent(g, o.producer, 1, rw);
+        for (size_t j = 0; j < outside.size(); ++j)
+            total += outsideW[j] * outsideExtent(g, outside[j].producer, 0, rh);
         for (size_t k = 0; k < n; ++k)
             if (net.layer(group[k]).type != LayerType::concat) total += plan.tc[k] * rh[k] * rw[k];
         return total;

@@ -162,13 +162,13 @@ bool dominates(const std::array<int64_t, N>& a, const std::array<int64_t, N>& b)
 }
 
 // The combination of two fronts in the network exploration (ConvFusion §V-A steps 3-4): DRAM
-// accesses and MACs add, the buffer is the larger of the two. Calls emit(a, b) for a subset of A ×
-// B whose Pareto front has exactly the costs of the front of all pairs, without forming all |A|·|B|
-// pairs: when b's buffer is at most a's, the pair's buffer is a's whatever b is, so only the b of
-// the (accesses, MACs) front of {b : bits(b) ≤ bits(a)} can be on the front (any other b is
-// matched or beaten by one of those in both sums, at the same buffer); symmetrically for
-// a's buffer below b's. Each pair falls in exactly one of the two sweeps. Deterministic: the
-// order depends only on the inputs.
+// accesses and MACs add, the buffer is the larger of the two. Calls onPair(a, b) for a subset of A
+// × B whose Pareto front has exactly the costs of the front of all pairs, without forming all
+// |A|·|B| pairs: when b's buffer is at most a's, the pair's buffer is a's whatever b is, so only
+// the b of the (accesses, MACs) front of {b : bits(b) ≤ bits(a)} can be on the front (any other b
+// is matched or beaten by one of those in both sums, at the same buffer); symmetrically for a's
+// buffer below b's. Each pair falls in exactly one of the two sweeps. Deterministic: the order
+// depends only on the inputs.
 struct FrontCost {
     int64_t acc, bits, macs;
 };
@@ -203,7 +203,7 @@ inline std::vector<uint32_t> orderByBits(const std::vector<FrontCost>& v) {
 template <class Emit>
 void sumMaxFrontPairsRange(const std::vector<FrontCost>& A, const std::vector<FrontCost>& B,
                            const std::vector<uint32_t>& oa, const std::vector<uint32_t>& ob,
-                           size_t first, size_t last, Emit emit) {
+                           size_t first, size_t last, Emit onPair) {
     Stairs2D st;
     // First sweep: for a in buffer order, the b with bits(b) <= bits(a).
     if (first < oa.size()) {
@@ -212,7 +212,7 @@ void sumMaxFrontPairsRange(const std::vector<FrontCost>& A, const std::vector<Fr
             const uint32_t a = oa[t];
             for (; q < ob.size() && B[ob[q]].bits <= A[a].bits; ++q)
                 st.insert(B[ob[q]].acc, B[ob[q]].macs, ob[q]);
-            st.each([&](uint32_t b) { emit(a, b); });
+            st.each([&](uint32_t b) { onPair(a, b); });
         }
         st.clear();
     }
@@ -223,15 +223,16 @@ void sumMaxFrontPairsRange(const std::vector<FrontCost>& A, const std::vector<Fr
             const uint32_t b = ob[t];
             for (; q < oa.size() && A[oa[q]].bits < B[b].bits; ++q)
                 st.insert(A[oa[q]].acc, A[oa[q]].macs, oa[q]);
-            st.each([&](uint32_t a) { emit(a, b); });
+            st.each([&](uint32_t a) { onPair(a, b); });
         }
     }
 }
 
 template <class Emit>
-void sumMaxFrontPairs(const std::vector<FrontCost>& A, const std::vector<FrontCost>& B, Emit emit) {
+void sumMaxFrontPairs(const std::vector<FrontCost>& A, const std::vector<FrontCost>& B,
+                      Emit onPair) {
     const auto oa = orderByBits(A), ob = orderByBits(B);
-    sumMaxFrontPairsRange(A, B, oa, ob, 0, A.size() + B.size(), emit);
+    sumMaxFrontPairsRange(A, B, oa, ob, 0, A.size() + B.size(), onPair);
 }
 
 } // namespace lf
