@@ -102,11 +102,6 @@ std::vector<int64_t> extents(const GroupView& g, int axis, int64_t t) {
     return r;
 }
 
-// Extent of an outside input of member k for the member's extent r.
-int64_t inputExtent(const GroupView& g, size_t k, int axis, int64_t r) {
-    return g.window(k, axis, r);
-}
-
 int64_t outputHeight(const GroupView& g) {
     int64_t h = 1;
     for (size_t k = 0; k < g.members.size(); ++k)
@@ -144,7 +139,7 @@ int64_t outsideExtent(const GroupView& g, LayerId producer, int axis,
     int64_t e = 1;
     for (size_t k = 0; k < g.members.size(); ++k)
         for (LayerId p : g.net.layer(g.members[k]).inputs)
-            if (p == producer) e = std::max(e, inputExtent(g, k, axis, r[k]));
+            if (p == producer) e = std::max(e, g.window(k, axis, r[k]));
     return e;
 }
 
