@@ -124,6 +124,27 @@ OptimusDeferral OptimusCoster::deferral() const {
     d.channels = outC_;
     d.cols = outW_;
     d.channel_tile = Tc_;
+    // The fewest rows and columns a layer holds at the smallest tile of any group: alone (an
+    // output) min(T_h, O_h) rows and all its columns; consumed, at least what one of its
+    // consumers reads of it at their fewest (windows only grow), found from the last layer up
+    // (ids are topological). Tiles shrink upstream where that is less than alone.
+    const size_t n = dims_.size();
+    d.least_rows.resize(n);
+    d.least_cols.resize(n);
+    for (size_t v = 0; v < n; ++v) {
+        d.least_rows[v] = std::min(Th_, outH_[v]);
+        d.least_cols[v] = outW_[v];
+    }
+    for (size_t v = n; v-- > 0;)
+        for (int32_t e = inStart_[v]; e < inStart_[v + 1]; ++e) {
+            const size_t p = size_t(inList_[size_t(e)]);
+            if (!joinable_[p] || !joinable_[v]) continue; // never in a group together
+            const int64_t rows = std::max<int64_t>(1, vertexWindow(v, 0, d.least_rows[v]));
+            const int64_t cols = std::max<int64_t>(1, vertexWindow(v, 1, d.least_cols[v]));
+            d.tiles_shrink = d.tiles_shrink || rows < d.least_rows[p] || cols < d.least_cols[p];
+            d.least_rows[p] = std::min(d.least_rows[p], rows);
+            d.least_cols[p] = std::min(d.least_cols[p], cols);
+        }
     d.act_bits = abits_;
     d.tile_rows = Th_;
     return d;
@@ -520,6 +541,7 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members, int
         }
     }
     decide(upper);
+    c.operator_fmap = opsMembers_;
     // What every group holding this one needs at least (at the smallest tile its extents
     // only grow): its operators under any ISOA decision its tops may be forced into
     // (summable over disjoint groups), and its outside inputs at no fewer channels than

@@ -359,11 +359,11 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         uint32_t recBeg = 0;         // where the group's records begin in records_
     };
     std::vector<uint32_t> lazyBuilt; // groups of earlier vertices given records at this one
-    // Appends the records of a group with first vertex `first` (`uOut`: an output of the
-    // group) formed from `comps` (unless `append` is false), and finds what they tell of
-    // `first`; false (nothing appended) when a component has no records and cannot get them.
-    auto buildRecords = [&](auto&& ensure, LayerId first, bool uOut, const uint32_t* comps,
-                            size_t count, FirstOf& fo, bool append = true) -> bool {
+    // Appends the records of a group with first vertex `first` formed from `comps` (none for
+    // `first` alone; unless `append` is false), and finds what they tell of `first`; false
+    // (nothing appended) when a component has no records and cannot get them.
+    auto buildRecords = [&](auto&& ensure, LayerId first, const uint32_t* comps, size_t count,
+                            FirstOf& fo, bool append = true) -> bool {
         for (size_t j = 0; j < count; ++j)
             if (!ensure(ensure, comps[j])) return false;
         const uint32_t recBeg = uint32_t(records_.size());
@@ -394,8 +394,11 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         // Optimus Alg. 2 at t_h · t_w = 1 · 1 for `first`, as the coster finds it.
         ah = std::clamp<int64_t>(ah, 1, defer->rows[f]);
         aw = std::clamp<int64_t>(aw, 1, defer->cols[f]);
-        // At the smallest tile an output holds min(T_h, O_h) rows and all its columns.
-        if (uOut) {
+        // At the smallest tile `first` alone holds min(T_h, O_h) rows and all its columns;
+        // consumed in a group (its components hold its successors) it holds what its consumers
+        // read of it, as the coster finds it — even when it is also an output, and even when
+        // that is less (tiles that shrink upstream, OptimusDeferral::tiles_shrink).
+        if (count == 0) {
             rh = std::max(rh, defer->tile_rows);
             rw = defer->cols[f];
         }
@@ -458,13 +461,9 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         while (m[k] == 0)
             ++k;
         const auto first = LayerId(k * 64 + size_t(std::countr_zero(m[k])));
-        bool succIn = true;
-        for (size_t w = 0; w < W; ++w)
-            succIn = succIn && (row(succ, first)[w] & ~m[w]) == 0;
-        const bool uOut = !succIn || net.successors(first).empty();
         const std::span<const uint32_t> comps = components(g);
         FirstOf fo;
-        if (!buildRecords(self, first, uOut, comps.data(), comps.size(), fo)) return false;
+        if (!buildRecords(self, first, comps.data(), comps.size(), fo)) return false;
         Recorded& r = recorded_[info_[g].rec];
         r.recBeg = fo.recBeg; // after its components' records, built first if they had none
         r.recEnd = uint32_t(records_.size());
@@ -573,9 +572,8 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         // sub-groups of its components, and its parts' lower bounds (docs/model-notes.md,
         // "Optimus inherited sub-groups").
         FirstOf fo;
-        const bool recorded =
-            recordNow && !parts.hopeless &&
-            buildRecords(ensureRecords, first, uOut, chosenAt.data(), chosenCount, fo);
+        const bool recorded = recordNow && !parts.hopeless &&
+                              buildRecords(ensureRecords, first, chosenAt.data(), chosenCount, fo);
         // Where the space defers, a group to be costed that holds a component without an
         // Optimus Eq. 4 solution finds from their records (built for them now if need be)
         // whether `first` is ISOA; if not, it is invalid (below). Its own records wait until
@@ -586,7 +584,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             bool anyInfeasible = false;
             for (size_t j = 0; j < chosenCount && !anyInfeasible; ++j)
                 anyInfeasible = recorded_[info_[chosenAt[j]].rec].infeasible;
-            firstKnown = anyInfeasible && buildRecords(ensureRecords, first, uOut, chosenAt.data(),
+            firstKnown = anyInfeasible && buildRecords(ensureRecords, first, chosenAt.data(),
                                                        chosenCount, fo, false);
         }
         const uint32_t recBeg = recorded ? fo.recBeg : uint32_t(records_.size());
@@ -653,7 +651,20 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                 recorded_[info_[id].rec].k = c.subgroups;
                 recorded_[info_[id].rec].infeasible = c.infeasible;
             }
+            // What u needs in every group holding it at least: what it needs alone, unless tiles
+            // shrink upstream (OptimusDeferral::tiles_shrink), where u consumed in a group may
+            // hold fewer rows or columns than alone — then its fewest at min(T_c, C_out).
             aloneBits = c.lower_bound_bits;
+            if (defer && defer->tiles_shrink) {
+                const size_t f = size_t(first);
+                const int64_t area =
+                    defer->least_rows.empty() ? 1 : defer->least_rows[f] * defer->least_cols[f];
+                aloneBits =
+                    defer->compute[f] && !defer->channels.empty()
+                        ? satMul(satMul(std::min(defer->channel_tile, defer->channels[f]), area),
+                                 defer->act_bits)
+                        : 0;
+            }
         } else if (const double inheritedCost = inheritedClass(); inheritedCost >= 0) {
             // Inherited sub-groups (above): invalid, or a cost above its split. Its parts'
             // lower bounds hold for it.
@@ -661,9 +672,9 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             info_[id].inherited = true;
             recorded_[info_[id].rec].infeasible = partInfeasible;
             recorded_[info_[id].rec].k = inheritedK;
-            // `first`'s term: the larger of its bound alone and its least fmap here.
-            info_[id].lowerBound =
-                satAdd(parts.lowerBits, std::max(aloneBits, satMul(firstLeast, defer->act_bits)));
+            // `first`'s term: its least fmap here (its extents are the same in every group
+            // holding this one).
+            info_[id].lowerBound = satAdd(parts.lowerBits, satMul(firstLeast, defer->act_bits));
             info_[id].cost = inheritedCost;
         } else {
             pending.push_back({id, alone + parts.best, upperWanted});

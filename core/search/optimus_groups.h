@@ -82,6 +82,14 @@ struct OptimusDeferral {
     // sub-groups"): by layer, output channels C_out and columns O_w; T_c.
     std::vector<int64_t> channels, cols;
     int64_t channel_tile = 1;
+    // Whether a layer consumed in a group may hold fewer rows or columns at the smallest tile
+    // than it holds alone, as an output (min(T_h, O_h) rows, all its columns): some consumer
+    // reads less of it than that at its own smallest tile — an upsampling layer, or a strided
+    // window that leaves the last rows or columns unread. Then a layer's bound alone does not
+    // bound what it needs in larger groups; by layer, the fewest rows and columns it holds at
+    // the smallest tile of any group (alone or consumed) do.
+    bool tiles_shrink = false;
+    std::vector<int64_t> least_rows, least_cols;
 };
 
 struct OptimusGroupRules {
@@ -180,6 +188,10 @@ class OptimusGroupSpace {
     // them (docs/model-notes.md, "Optimus inherited sub-groups").
     int64_t recordsBuiltLater() const { return recordsBuiltLater_; }
     bool inherited(size_t g) const { return info_[g].inherited; }
+    // What every group holding g needs at least for g's own operators at its smallest tile
+    // (OptimusGroupClass::lower_bound_bits; for a group not costed, what its parts and first
+    // layer show), bits.
+    int64_t lowerBoundBits(size_t g) const { return info_[g].lowerBound; }
     // The cost of one partition of g that is not g itself: its first vertex alone and each of
     // the components it was formed from split as cheaply as found (infinite for a single
     // vertex). A group that costs more is never the cheapest way to cover its vertices.

@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -141,23 +142,61 @@ Compared compare(const Network& net, const Hardware& hw, int64_t capBits, int ma
 }
 
 // A random DAG: convolutions with kernels 1, 3 or 5 and strides 1 or 2, pools, adds and
-// concats of tensors of the same size, on a non-square input.
-std::string randomDag(std::mt19937& rng, int n) {
+// concats of tensors of the same size, on a non-square input. `shrinking`: one whose tiles may
+// shrink upstream — a layer can read fewer rows of its input than min(T_h, O_h) or fewer columns
+// than its width, so that a layer consumed in a group holds less than it holds as the group's
+// output: nearest resizes ×2 and stride-2 deconvolutions (half the rows), and 3 × 3 stride-2
+// convolutions without padding on even maps (the last column unread), besides convolutions,
+// pools and adds.
+std::string randomDag(std::mt19937& rng, int n, bool shrinking = false) {
     struct T {
         std::string name;
         int c, h, w;
     };
-    std::vector<T> ts{{"x", 4, 13, 9}};
+    const int H = shrinking ? 8 : 13, W = shrinking ? 10 : 9;
+    std::vector<T> ts{{"x", 4, H, W}};
     std::string y = "format: layerfuse/network@1\nname: dag\ninputs:\n  - {name: x, channels: 4, "
-                    "height: 13, width: 9}\nlayers:\n";
+                    "height: " +
+                    std::to_string(H) + ", width: " + std::to_string(W) + "}\nlayers:\n";
     for (int k = 0; k < n; ++k) {
         std::string name = "n";
         name += std::to_string(k);
         const T a = ts[size_t(rng() % ts.size())];
-        const int kind = int(rng() % 10);
+        const int kind = int(rng() % (shrinking ? 12 : 10));
         std::vector<size_t> same;
         for (size_t i = 0; i < ts.size(); ++i)
-            if (ts[i].name != a.name && ts[i].h == a.h && ts[i].w == a.w) same.push_back(i);
+            if (ts[i].name != a.name && ts[i].h == a.h && ts[i].w == a.w &&
+                (!shrinking || ts[i].c == a.c))
+                same.push_back(i);
+        if (shrinking) {
+            if (kind < 2 && !same.empty()) {
+                y += "  - {name: " + name + ", type: add, inputs: [" + a.name + ", " +
+                     ts[same[rng() % same.size()]].name + "]}\n";
+                ts.push_back({name, a.c, a.h, a.w});
+            } else if (kind < 4 && a.h <= 16 && a.w <= 16) {
+                y += "  - {name: " + name + ", type: resize, inputs: [" + a.name +
+                     "], scale: [2, 2], mode: nearest}\n";
+                ts.push_back({name, a.c, 2 * a.h, 2 * a.w});
+            } else if (kind == 4 && a.h <= 16 && a.w <= 16) {
+                y += "  - {name: " + name + ", type: deconv, inputs: [" + a.name +
+                     "], out_channels: 8, kernel: 2, stride: 2}\n";
+                ts.push_back({name, 8, 2 * a.h, 2 * a.w});
+            } else if (kind < 7 && a.h >= 6 && a.w >= 6) {
+                y += "  - {name: " + name + ", type: conv, inputs: [" + a.name +
+                     "], out_channels: 8, kernel: 3, stride: 2}\n";
+                ts.push_back({name, 8, (a.h - 3) / 2 + 1, (a.w - 3) / 2 + 1});
+            } else if (kind == 7) {
+                y += "  - {name: " + name + ", type: pool, mode: max, inputs: [" + a.name +
+                     "], kernel: 3, stride: 1, padding: [1, 1]}\n";
+                ts.push_back({name, a.c, a.h, a.w});
+            } else {
+                const int c = std::array<int, 3>{4, 8, 16}[rng() % 3];
+                y += "  - {name: " + name + ", type: conv, inputs: [" + a.name +
+                     "], out_channels: " + std::to_string(c) + ", kernel: 3, padding: [1, 1]}\n";
+                ts.push_back({name, c, a.h, a.w});
+            }
+            continue;
+        }
         if (kind < 2 && !same.empty()) {
             const T b = ts[same[rng() % same.size()]];
             if (b.c == a.c) {
@@ -291,6 +330,36 @@ Deferred checkDeferred(const Network& net, const Hardware& hw, int64_t capBits, 
     return r;
 }
 
+// How a checked space defers: never (groups are costed as they are formed), as the fuser
+// does, or every group the deferral's bound shows to fit from the first.
+enum class Deferring { never, asFuser, all };
+
+// The group space of `net` within `capBits` (at most 20,000 groups) with the deferral's
+// figures, classified on one thread by the coster as the fuser does; and a coster of its own
+// for checking the groups.
+struct CostedSpace {
+    CostedSpace(const Network& net, const Hardware& hw, int64_t capBits, Deferring how)
+        : fresh(net, hw, capBits), d(fresh.deferral()) {
+        if (how == Deferring::never) d.sample = INT64_MAX;
+        if (how == Deferring::all) {
+            d.sample = 0;
+            d.max_dominated = 1;
+        }
+        if (how != Deferring::asFuser) d.max_unproven = -1;
+        OptimusGroupRules rules = spaceRules(net, capBits, 20000);
+        rules.deferral = &d;
+        fresh.setJoinable(rules.vertex);
+        auto coster = std::make_shared<OptimusCoster>(fresh);
+        space = std::make_unique<OptimusGroupSpace>(
+            net, rules, [coster](const std::vector<LayerId>& m, int, double split, bool upper) {
+                return classOf(coster->cost(m, ceilingOf(split), upper), m.size());
+            });
+    }
+    OptimusCoster fresh;
+    OptimusDeferral d;
+    std::unique_ptr<OptimusGroupSpace> space;
+};
+
 struct Inherited {
     int64_t groups = 0, inherited = 0, invalid = 0, wrong = 0;
     int64_t builtLater = 0; // groups formed deferring given records later
@@ -305,20 +374,9 @@ struct Inherited {
 // least what it was given, and that must be above its split.
 Inherited checkInherited(const Network& net, const Hardware& hw, int64_t capBits,
                          bool deferring = false) {
-    OptimusGroupRules rules = spaceRules(net, capBits, 20000);
-    OptimusDeferral d = OptimusCoster(net, hw, capBits).deferral();
-    if (!deferring) {
-        d.sample = INT64_MAX; // never defers
-        d.max_unproven = -1;
-    }
-    rules.deferral = &d;
-    OptimusCoster coster(net, hw, capBits);
-    coster.setJoinable(rules.vertex);
-    OptimusCoster fresh = coster;
-    OptimusGroupSpace space(net, rules,
-                            [&](const std::vector<LayerId>& m, int, double split, bool upper) {
-                                return classOf(coster.cost(m, ceilingOf(split), upper), m.size());
-                            });
+    CostedSpace cs(net, hw, capBits, deferring ? Deferring::asFuser : Deferring::never);
+    const OptimusGroupSpace& space = *cs.space;
+    OptimusCoster& fresh = cs.fresh;
     Inherited r;
     r.groups = int64_t(space.size());
     r.builtLater = space.recordsBuiltLater();
@@ -348,6 +406,37 @@ struct Outcome {
     int64_t checked = 0, counted = 0, invalid = 0, wrong = 0;
     std::string first;
 };
+
+// The group space of `net` as the fuser forms it with the deferral's figures — deferring
+// (every group it can, from the first) or costing every group as it is formed (then groups
+// are classified from their components' records where they can be) — and every group checked
+// against the coster: what the space takes as the least every group holding it needs for its
+// operators must not exceed what the group itself needs for them under its own Optimus Alg. 2
+// decision at its smallest tile. The DP prunes every combination of components whose bounds
+// add up beyond the buffer, so a bound above that may drop a group the optimum needs.
+Outcome checkLowerBounds(const Network& net, const Hardware& hw, int64_t capBits, bool deferring) {
+    CostedSpace cs(net, hw, capBits, deferring ? Deferring::all : Deferring::never);
+    const OptimusGroupSpace& space = *cs.space;
+    OptimusCoster& fresh = cs.fresh;
+    Outcome r;
+    for (size_t g = 0; g < space.size(); ++g) {
+        const std::vector<LayerId> m = space.members(g);
+        const OptimusCoster::Cost c = fresh.cost(m);
+        if (c.operator_fmap == 0) continue; // hopeless before its decision was found
+        const int64_t need = c.operator_fmap * hw.precision.act_bits;
+        ++r.checked;
+        const bool notCosted = space.deferred(g) || space.inherited(g);
+        r.counted += notCosted;
+        if (space.lowerBoundBits(g) > need && r.wrong++ == 0)
+            r.first = describe(m, c, c) +
+                      (space.deferred(g)    ? " (deferred)"
+                       : space.inherited(g) ? " (inherited)"
+                                            : "") +
+                      ": lower bound " + std::to_string(space.lowerBoundBits(g)) +
+                      " bits, its operators need " + std::to_string(need);
+    }
+    return r;
+}
 
 // Runs `check(net, hw, capBits, budget)` on each bundled network × preset at `eighths`
 // eighths of its buffer (at most 20,000 groups), then on `trials` random DAGs with buffers
@@ -521,6 +610,37 @@ class TstOptimusCoster : public QObject {
                  qPrintable(QString("%1 given records later, %2 inherited")
                                 .arg(builtLater)
                                 .arg(bundled.counted)));
+    }
+
+    // Lower bounds where a layer consumed in a group can hold less than it holds alone, as
+    // the group's output: its first layer is charged what its consumers read of it, not a
+    // whole tile; and on networks whose tiles never shrink so, nothing changes.
+    void lowerBoundsHoldWhereTilesShrink() {
+        std::mt19937 rng(20261127);
+        int64_t checked = 0, notCosted = 0;
+        for (int trial = 0; trial < 80; ++trial) {
+            const std::string yaml = randomDag(rng, 6 + int(rng() % 10), true);
+            const Network net = test::networkFromYaml(yaml);
+            for (const char* hwName : {"hwff-config-1", "tso-nmp"}) {
+                const Hardware hw = test::bundledHardware(hwName);
+                for (int64_t capBytes = 128; capBytes <= 16384; capBytes += capBytes / 2)
+                    for (bool deferring : {false, true}) {
+                        const Outcome r = checkLowerBounds(net, hw, capBytes * 8, deferring);
+                        QVERIFY2(r.wrong == 0,
+                                 qPrintable(QString("trial %1 on %2 (%3 bytes%4): %5 in\n%6")
+                                                .arg(trial)
+                                                .arg(hwName)
+                                                .arg(capBytes)
+                                                .arg(deferring ? ", deferring" : "")
+                                                .arg(QString::fromStdString(r.first))
+                                                .arg(QString::fromStdString(yaml))));
+                        checked += r.checked;
+                        notCosted += r.counted;
+                    }
+            }
+        }
+        QVERIFY2(checked > 20000 && notCosted > 5000,
+                 qPrintable(QString("%1 groups, %2 not costed").arg(checked).arg(notCosted)));
     }
 
     // The DP's floor (optimusDpFloor): over every group the DP may choose (valid, not above
