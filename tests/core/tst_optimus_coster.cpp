@@ -141,95 +141,6 @@ Compared compare(const Network& net, const Hardware& hw, int64_t capBits, int ma
     return r;
 }
 
-// A random DAG: convolutions with kernels 1, 3 or 5 and strides 1 or 2, pools, adds and
-// concats of tensors of the same size, on a non-square input. `shrinking`: one whose tiles may
-// shrink upstream — a layer can read fewer rows of its input than min(T_h, O_h) or fewer columns
-// than its width, so that a layer consumed in a group holds less than it holds as the group's
-// output: nearest resizes ×2 and stride-2 deconvolutions (half the rows), and 3 × 3 stride-2
-// convolutions without padding on even maps (the last column unread), besides convolutions,
-// pools and adds.
-std::string randomDag(std::mt19937& rng, int n, bool shrinking = false) {
-    struct T {
-        std::string name;
-        int c, h, w;
-    };
-    const int H = shrinking ? 8 : 13, W = shrinking ? 10 : 9;
-    std::vector<T> ts{{"x", 4, H, W}};
-    std::string y = "format: layerfuse/network@1\nname: dag\ninputs:\n  - {name: x, channels: 4, "
-                    "height: " +
-                    std::to_string(H) + ", width: " + std::to_string(W) + "}\nlayers:\n";
-    for (int k = 0; k < n; ++k) {
-        std::string name = "n";
-        name += std::to_string(k);
-        const T a = ts[size_t(rng() % ts.size())];
-        const int kind = int(rng() % (shrinking ? 12 : 10));
-        std::vector<size_t> same;
-        for (size_t i = 0; i < ts.size(); ++i)
-            if (ts[i].name != a.name && ts[i].h == a.h && ts[i].w == a.w &&
-                (!shrinking || ts[i].c == a.c))
-                same.push_back(i);
-        if (shrinking) {
-            if (kind < 2 && !same.empty()) {
-                y += "  - {name: " + name + ", type: add, inputs: [" + a.name + ", " +
-                     ts[same[rng() % same.size()]].name + "]}\n";
-                ts.push_back({name, a.c, a.h, a.w});
-            } else if (kind < 4 && a.h <= 16 && a.w <= 16) {
-                y += "  - {name: " + name + ", type: resize, inputs: [" + a.name +
-                     "], scale: [2, 2], mode: nearest}\n";
-                ts.push_back({name, a.c, 2 * a.h, 2 * a.w});
-            } else if (kind == 4 && a.h <= 16 && a.w <= 16) {
-                y += "  - {name: " + name + ", type: deconv, inputs: [" + a.name +
-                     "], out_channels: 8, kernel: 2, stride: 2}\n";
-                ts.push_back({name, 8, 2 * a.h, 2 * a.w});
-            } else if (kind < 7 && a.h >= 6 && a.w >= 6) {
-                y += "  - {name: " + name + ", type: conv, inputs: [" + a.name +
-                     "], out_channels: 8, kernel: 3, stride: 2}\n";
-                ts.push_back({name, 8, (a.h - 3) / 2 + 1, (a.w - 3) / 2 + 1});
-            } else if (kind == 7) {
-                y += "  - {name: " + name + ", type: pool, mode: max, inputs: [" + a.name +
-                     "], kernel: 3, stride: 1, padding: [1, 1]}\n";
-                ts.push_back({name, a.c, a.h, a.w});
-            } else {
-                const int c = std::array<int, 3>{4, 8, 16}[rng() % 3];
-                y += "  - {name: " + name + ", type: conv, inputs: [" + a.name +
-                     "], out_channels: " + std::to_string(c) + ", kernel: 3, padding: [1, 1]}\n";
-                ts.push_back({name, c, a.h, a.w});
-            }
-            continue;
-        }
-        if (kind < 2 && !same.empty()) {
-            const T b = ts[same[rng() % same.size()]];
-            if (b.c == a.c) {
-                y += "  - {name: " + name + ", type: add, inputs: [" + a.name + ", " + b.name +
-                     "]}\n";
-                ts.push_back({name, a.c, a.h, a.w});
-                continue;
-            }
-            y += "  - {name: " + name + ", type: concat, inputs: [" + a.name + ", " + b.name +
-                 "]}\n";
-            ts.push_back({name, a.c + b.c, a.h, a.w});
-            continue;
-        }
-        if (kind == 3) {
-            y += "  - {name: " + name + ", type: pool, mode: max, inputs: [" + a.name +
-                 "], kernel: 3, stride: 1, padding: [1, 1]}\n";
-            ts.push_back({name, a.c, a.h, a.w});
-            continue;
-        }
-        const int kernel = std::array<int, 3>{1, 3, 5}[rng() % 3];
-        const int stride = a.h >= 4 && a.w >= 4 && rng() % 4 == 0 ? 2 : 1;
-        const int pad = kernel / 2;
-        const int c = std::array<int, 3>{4, 8, 16}[rng() % 3];
-        y += "  - {name: " + name + ", type: conv, inputs: [" + a.name +
-             "], out_channels: " + std::to_string(c) + ", kernel: " + std::to_string(kernel) +
-             ", stride: " + std::to_string(stride) + ", padding: [" + std::to_string(pad) + ", " +
-             std::to_string(pad) + "]}\n";
-        ts.push_back({name, c, (a.h + 2 * pad - kernel) / stride + 1,
-                      (a.w + 2 * pad - kernel) / stride + 1});
-    }
-    return y;
-}
-
 // The rules of a group space over every layer but the inputs, within `capBits`, forming at
 // most `budget` groups (0: no bound).
 OptimusGroupRules spaceRules(const Network& net, int64_t capBits, int64_t budget) {
@@ -474,7 +385,7 @@ void checkEverywhere(std::initializer_list<const char*> names,
     std::mt19937 rng(seed);
     const Hardware hw = test::bundledHardware("hwff-config-1");
     for (int trial = 0; trial < trials; ++trial) {
-        const std::string yaml = randomDag(rng, 4 + int(rng() % 9));
+        const std::string yaml = test::randomStridedDag(rng, 4 + int(rng() % 9));
         const Network net = test::networkFromYaml(yaml);
         for (int64_t capBytes = fine ? 128 : 256; capBytes <= 65536;
              capBytes += fine ? capBytes / 4 : capBytes) {
@@ -619,7 +530,7 @@ class TstOptimusCoster : public QObject {
         std::mt19937 rng(20261127);
         int64_t checked = 0, notCosted = 0;
         for (int trial = 0; trial < 80; ++trial) {
-            const std::string yaml = randomDag(rng, 6 + int(rng() % 10), true);
+            const std::string yaml = test::randomStridedDag(rng, 6 + int(rng() % 10), true);
             const Network net = test::networkFromYaml(yaml);
             for (const char* hwName : {"hwff-config-1", "tso-nmp"}) {
                 const Hardware hw = test::bundledHardware(hwName);
@@ -706,7 +617,7 @@ class TstOptimusCoster : public QObject {
         const Hardware hw = test::bundledHardware("hwff-config-1");
         int64_t groups = 0, feasible = 0, infeasible = 0;
         for (int trial = 0; trial < 80; ++trial) {
-            const std::string yaml = randomDag(rng, 4 + int(rng() % 9));
+            const std::string yaml = test::randomStridedDag(rng, 4 + int(rng() % 9));
             const Network net = test::networkFromYaml(yaml);
             const int64_t capBits =
                 8 * std::array<int64_t, 4>{256, 1024, 4096, 65536}[size_t(trial % 4)];

@@ -203,4 +203,93 @@ QString switchToLocale(int category, const char* name, const char* source, const
         .arg(QString::fromLatin1(name), root);
 }
 
+// A random DAG: convolutions with kernels 1, 3 or 5 and strides 1 or 2, pools, adds and
+// concats of tensors of the same size, on a non-square input. `shrinking`: one whose tiles may
+// shrink upstream — a layer can read fewer rows of its input than min(T_h, O_h) or fewer columns
+// than its width, so that a layer consumed in a group holds less than it holds as the group's
+// output: nearest resizes ×2 and stride-2 deconvolutions (half the rows), and 3 × 3 stride-2
+// convolutions without padding on even maps (the last column unread), besides convolutions,
+// pools and adds.
+std::string randomStridedDag(std::mt19937& rng, int n, bool shrinking) {
+    struct T {
+        std::string name;
+        int c, h, w;
+    };
+    const int H = shrinking ? 8 : 13, W = shrinking ? 10 : 9;
+    std::vector<T> ts{{"x", 4, H, W}};
+    std::string y = "format: layerfuse/network@1\nname: dag\ninputs:\n  - {name: x, channels: 4, "
+                    "height: " +
+                    std::to_string(H) + ", width: " + std::to_string(W) + "}\nlayers:\n";
+    for (int k = 0; k < n; ++k) {
+        std::string name = "n";
+        name += std::to_string(k);
+        const T a = ts[size_t(rng() % ts.size())];
+        const int kind = int(rng() % (shrinking ? 12 : 10));
+        std::vector<size_t> same;
+        for (size_t i = 0; i < ts.size(); ++i)
+            if (ts[i].name != a.name && ts[i].h == a.h && ts[i].w == a.w &&
+                (!shrinking || ts[i].c == a.c))
+                same.push_back(i);
+        if (shrinking) {
+            if (kind < 2 && !same.empty()) {
+                y += "  - {name: " + name + ", type: add, inputs: [" + a.name + ", " +
+                     ts[same[rng() % same.size()]].name + "]}\n";
+                ts.push_back({name, a.c, a.h, a.w});
+            } else if (kind < 4 && a.h <= 16 && a.w <= 16) {
+                y += "  - {name: " + name + ", type: resize, inputs: [" + a.name +
+                     "], scale: [2, 2], mode: nearest}\n";
+                ts.push_back({name, a.c, 2 * a.h, 2 * a.w});
+            } else if (kind == 4 && a.h <= 16 && a.w <= 16) {
+                y += "  - {name: " + name + ", type: deconv, inputs: [" + a.name +
+                     "], out_channels: 8, kernel: 2, stride: 2}\n";
+                ts.push_back({name, 8, 2 * a.h, 2 * a.w});
+            } else if (kind < 7 && a.h >= 6 && a.w >= 6) {
+                y += "  - {name: " + name + ", type: conv, inputs: [" + a.name +
+                     "], out_channels: 8, kernel: 3, stride: 2}\n";
+                ts.push_back({name, 8, (a.h - 3) / 2 + 1, (a.w - 3) / 2 + 1});
+            } else if (kind == 7) {
+                y += "  - {name: " + name + ", type: pool, mode: max, inputs: [" + a.name +
+                     "], kernel: 3, stride: 1, padding: [1, 1]}\n";
+                ts.push_back({name, a.c, a.h, a.w});
+            } else {
+                const int c = std::array<int, 3>{4, 8, 16}[rng() % 3];
+                y += "  - {name: " + name + ", type: conv, inputs: [" + a.name +
+                     "], out_channels: " + std::to_string(c) + ", kernel: 3, padding: [1, 1]}\n";
+                ts.push_back({name, c, a.h, a.w});
+            }
+            continue;
+        }
+        if (kind < 2 && !same.empty()) {
+            const T b = ts[same[rng() % same.size()]];
+            if (b.c == a.c) {
+                y += "  - {name: " + name + ", type: add, inputs: [" + a.name + ", " + b.name +
+                     "]}\n";
+                ts.push_back({name, a.c, a.h, a.w});
+                continue;
+            }
+            y += "  - {name: " + name + ", type: concat, inputs: [" + a.name + ", " + b.name +
+                 "]}\n";
+            ts.push_back({name, a.c + b.c, a.h, a.w});
+            continue;
+        }
+        if (kind == 3) {
+            y += "  - {name: " + name + ", type: pool, mode: max, inputs: [" + a.name +
+                 "], kernel: 3, stride: 1, padding: [1, 1]}\n";
+            ts.push_back({name, a.c, a.h, a.w});
+            continue;
+        }
+        const int kernel = std::array<int, 3>{1, 3, 5}[rng() % 3];
+        const int stride = a.h >= 4 && a.w >= 4 && rng() % 4 == 0 ? 2 : 1;
+        const int pad = kernel / 2;
+        const int c = std::array<int, 3>{4, 8, 16}[rng() % 3];
+        y += "  - {name: " + name + ", type: conv, inputs: [" + a.name +
+             "], out_channels: " + std::to_string(c) + ", kernel: " + std::to_string(kernel) +
+             ", stride: " + std::to_string(stride) + ", padding: [" + std::to_string(pad) + ", " +
+             std::to_string(pad) + "]}\n";
+        ts.push_back({name, c, (a.h + 2 * pad - kernel) / stride + 1,
+                      (a.w + 2 * pad - kernel) / stride + 1});
+    }
+    return y;
+}
+
 } // namespace lf::test

@@ -21,6 +21,11 @@ Network bundledNetwork(const char* name);
 Hardware bundledHardware(const char* name);
 // Parses network YAML text that must be valid.
 Network networkFromYaml(const std::string& yaml);
+// The YAML of a random DAG of `n` layers on a non-square input: convolutions with kernels 1, 3
+// or 5 and strides 1 or 2, pools, adds and concats; or (`shrinking`) one whose tiles may shrink
+// upstream, with nearest resizes, stride-2 deconvolutions and unpadded stride-2 convolutions
+// (see test_support.cpp).
+std::string randomStridedDag(std::mt19937& rng, int n, bool shrinking = false);
 // Absolute path of a file under tests/data.
 QString testData(const QString& rel);
 // Path of the layerfuse-cli binary under test.
