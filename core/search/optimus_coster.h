@@ -54,9 +54,9 @@ class OptimusCoster {
         // number found, or for a cost above the ceiling the fewest it may have; 1 when the
         // weights are resident or Optimus Eq. 4 has no solution.
         int64_t subgroups = 1;
-        // Optimus Eq. 4's operator terms at the smallest tile under the group's own Optimus
-        // Alg. 2 decision, elements; 0 when the cost was found without that decision (a group
-        // hopeless before it).
+        // Optimus Eq. 4's operator terms at the smallest tile under the group's own ISOA
+        // decision (Optimus Alg. 2), elements; 0 when the cost was found without that decision
+        // (a group hopeless before it).
         int64_t operator_fmap = 0;
     };
     // What a group space needs of a cost besides the cost itself (OptimusGroupClass: the
