@@ -146,6 +146,8 @@ OptimusDeferral OptimusCoster::deferral() const {
             d.least_cols[p] = std::min(d.least_cols[p], cols);
         }
     d.act_bits = abits_;
+    d.weight_bits = wbits_;
+    d.joinable = joinable_;
     d.tile_rows = Th_;
     return d;
 }
@@ -542,6 +544,8 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members, int
     }
     decide(upper);
     c.operator_fmap = opsMembers_;
+    c.operator_least = weakest;
+    if (upper) c.operator_upper = upper_;
     // What every group holding this one needs at least (at the smallest tile its extents
     // only grow): its operators under any ISOA decision its tops may be forced into
     // (summable over disjoint groups), and its outside inputs at no fewer channels than
@@ -828,6 +832,11 @@ OptimusGroupClass OptimusCoster::classOf(const Cost& c) {
     k.upper_rows = c.upper_rows;
     k.infeasible = !c.feasible;
     k.subgroups = c.subgroups;
+    if (c.operator_fmap > 0) { // the ISOA decision was made
+        k.operator_fmap = c.operator_fmap;
+        k.operator_least = c.operator_least;
+        k.operator_upper = c.operator_upper;
+    }
     return k;
 }
 

@@ -58,6 +58,12 @@ class OptimusCoster {
         // decision (Optimus Alg. 2), elements; 0 when the cost was found without that decision
         // (a group hopeless before it).
         int64_t operator_fmap = 0;
+        // The same terms at min(T_c, C_out) for every operator (what no decision goes below),
+        // elements; and, when `upper` was asked for, the operators' bound over every decision a
+        // larger group can impose (upper_bound_bits before the outside tensors and the bits,
+        // found whether the group fits or not), else INT64_MAX.
+        int64_t operator_least = 0;
+        int64_t operator_upper = INT64_MAX;
     };
     // What a group space needs of a cost besides the cost itself (OptimusGroupClass: the
     // bounds, feasibility, sub-groups); the class's cost is left infinite.

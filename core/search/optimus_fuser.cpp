@@ -642,6 +642,7 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     }
     res.groups_deferred = space.deferredCount();
     res.groups_inherited = space.inheritedCount();
+    res.costed_from_records = space.costedFromRecords();
     res.deferred_costed = space.resolvedCount();
     res.subproblems = int64_t(solver.subproblems());
     res.dp_steps = solver.steps();

@@ -94,6 +94,9 @@ struct OptimusFuserResult {
     // Of those, classified from their components' records without costing them (shown invalid
     // or dominated: docs/model-notes.md, "Optimus inherited sub-groups").
     int64_t groups_inherited = 0;
+    // Of the groups costed, those whose cost followed from their component's records without
+    // the coster (docs/model-notes.md, "Optimus costs from records").
+    int64_t costed_from_records = 0;
     // Groups whose cost the coster computed: formed and not deferred (or deferred and costed
     // by the DP), and not inherited.
     int64_t groupsCosted() const {

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace lf {
@@ -357,8 +358,19 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         int64_t k = 1;               // the most sub-groups of a component
         int64_t least = 0;           // the first vertex's fmap at the smallest tile, at least
         uint32_t recBeg = 0;         // where the group's records begin in records_
+        // Optimus Alg. 2 at 1 × 1 over the first vertex's consumers in the group (Σ dp0, Σ
+        // min(dp1, dp0)), and its extents at the smallest tile.
+        int64_t acc1 = 0, acc0 = 0, rh = 1, rw = 1;
     };
     std::vector<uint32_t> lazyBuilt; // groups of earlier vertices given records at this one
+    // What a group's records keep of its class (for the groups holding it).
+    auto keepFigures = [](Recorded& r, const OptimusGroupClass& c) {
+        r.k = c.subgroups;
+        r.infeasible = c.infeasible;
+        r.opsFmap = c.operator_fmap;
+        r.opsLeast = c.operator_least;
+        r.opsUpper = c.operator_upper;
+    };
     // Appends the records of a group with first vertex `first` formed from `comps` (none for
     // `first` alone; unless `append` is false), and finds what they tell of `first`; false
     // (nothing appended) when a component has no records and cannot get them.
@@ -405,6 +417,10 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         rh = std::clamp<int64_t>(rh, 1, defer->rows[f]);
         rw = std::clamp<int64_t>(rw, 1, defer->cols[f]);
         fo.least = std::min(defer->channel_tile, defer->channels[f]) * rh * rw;
+        fo.acc1 = acc1;
+        fo.acc0 = acc0;
+        fo.rh = rh;
+        fo.rw = rw;
         const int64_t area = ah * aw;
         const int64_t d1 = satAdd(defer->channel_tile * area, acc1);
         const int64_t d0 = satAdd(defer->channels[f] * area, acc0);
@@ -574,12 +590,19 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         FirstOf fo;
         const bool recorded = recordNow && !parts.hopeless &&
                               buildRecords(ensureRecords, first, chosenAt.data(), chosenCount, fo);
+        // Costs from records (below): a group of one costed component gets its records now.
+        const uint32_t comp = chosenCount == 1 ? chosenAt[0] : kNone;
+        const bool fromRecordsMay = recordsHere && comp != kNone && !deferNow && !parts.hopeless &&
+                                    anyCompute && info_[comp].rec != kNone &&
+                                    recorded_[info_[comp].rec].opsFmap >= 0;
+        const bool built = recorded || (fromRecordsMay &&
+                                        buildRecords(ensureRecords, first, chosenAt.data(), 1, fo));
         // Where the space defers, a group to be costed that holds a component without an
         // Optimus Eq. 4 solution finds from their records (built for them now if need be)
         // whether `first` is ISOA; if not, it is invalid (below). Its own records wait until
         // a later group needs them.
-        bool firstKnown = recorded;
-        if (!recorded && recordsHere && deferHere && !deferNow && !parts.hopeless && size > 1 &&
+        bool firstKnown = built;
+        if (!built && recordsHere && deferHere && !deferNow && !parts.hopeless && size > 1 &&
             defer->compute[size_t(first)]) {
             bool anyInfeasible = false;
             for (size_t j = 0; j < chosenCount && !anyInfeasible; ++j)
@@ -587,7 +610,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             firstKnown = anyInfeasible && buildRecords(ensureRecords, first, chosenAt.data(),
                                                        chosenCount, fo, false);
         }
-        const uint32_t recBeg = recorded ? fo.recBeg : uint32_t(records_.size());
+        const uint32_t recBeg = built ? fo.recBeg : uint32_t(records_.size());
         const bool isoaFirst = fo.isoa, partInfeasible = fo.partInfeasible;
         const int64_t inheritedK = fo.k, firstLeast = fo.least;
         // Inherited sub-groups (above), for a group the records cover with `first` not ISOA:
@@ -606,6 +629,82 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             const double least = double(satAdd(satAdd(in, ofmap), satMul(inheritedK, weights)));
             return least > alone + parts.best ? least : -1;
         };
+        // Optimus costs from records (docs/model-notes.md, "Optimus costs from records"). A
+        // group of one component C whose first vertex forces none of C's ISOA operators off —
+        // Optimus Alg. 2 does not make `first` ISOA, or none of its consumers in C would be ISOA
+        // (Σ dp0 = Σ min(dp1, dp0) over them) — keeps C's ISOA decision, extents and outputs:
+        // its operators' terms of Optimus Eq. 4 at the smallest tile are C's and `first`'s, its
+        // outside tensors are its records. When they fit and Optimus Eq. 3 has one sub-group
+        // (weights resident, or a tile as high as the outputs), its cost follows exactly:
+        // inputs + outputs + weights, as the classifier would find it. Else (invalid, or the t_h
+        // search) the classifier costs it. The bound of the groups holding it is C's plus
+        // `first`'s term: only C's undecided operators can change state with `first` inside,
+        // and none to more channels than the bound counts, so it is exact where no consumer of
+        // `first` would be ISOA and no lower than the classifier's elsewhere.
+        struct FromRecords {
+            double cost = 0;
+            int64_t ops = 0, least = 0, upper = std::numeric_limits<int64_t>::max(), most = 1;
+        };
+        auto fromRecordsClass = [&]() -> std::optional<FromRecords> {
+            if (!fromRecordsMay || !built) return std::nullopt;
+            const Recorded& c = recorded_[info_[comp].rec];
+            const int64_t big = std::numeric_limits<int64_t>::max() / 4; // no sum saturated
+            if (fo.acc1 >= big || c.opsFmap >= big) return std::nullopt;
+            const bool readersPick = fo.acc0 < fo.acc1;
+            if (fo.isoa && readersPick) return std::nullopt; // it forces some off
+            const size_t f = size_t(first);
+            const bool op = defer->compute[f]; // else a concat: no fmap of its own
+            const int64_t C = defer->channels[f], tcMin = std::min(defer->channel_tile, C);
+            const int64_t area = fo.rh * fo.rw;
+            FromRecords r;
+            r.ops = satAdd(c.opsFmap, op ? (fo.isoa ? tcMin : C) * area : 0);
+            r.least = satAdd(c.opsLeast, op ? tcMin * area : 0);
+            int64_t outside = 0, in = 0;
+            for (size_t k = recBeg; k < records_.size(); ++k) {
+                const Record& x = records_[k];
+                const size_t p = size_t(x.tensor);
+                outside = satAdd(
+                    outside, satMul(defer->channels[p], int64_t(x.tileRows) * int64_t(x.tileCols)));
+                in = satAdd(in, defer->elems[p]);
+                r.most = std::max<int64_t>(r.most, x.tileRows);
+            }
+            const int64_t fmap = satAdd(outside, r.ops);
+            if (fmap >= big || fmap > rules.capacity_bits / defer->act_bits) return std::nullopt;
+            if (c.opsUpper < big) {
+                // `first` has no producer in the group: certainly ISOA when Optimus Alg. 2 picks it
+                // and no producer outside may join (and force it off), else undecided or not.
+                bool mayForce = false;
+                for (LayerId p : net.layer(first).inputs)
+                    mayForce = mayForce ||
+                               (defer->joinable.empty() ? isVertex(p) : defer->joinable[size_t(p)]);
+                r.upper = satAdd(c.opsUpper, op ? (fo.isoa && !mayForce ? tcMin : C) * area : 0);
+            }
+            if (upperWanted && r.upper >= big) return std::nullopt;
+            const bool resident =
+                satAdd(satMul(fmap, defer->act_bits), satMul(weights, defer->weight_bits)) <=
+                rules.capacity_bits;
+            const int64_t lo = std::min<int64_t>(defer->tile_rows, oh);
+            if (!resident && ceilDiv(int64_t(oh), lo) > 1) return std::nullopt; // the t_h search
+            r.cost = double(satAdd(satAdd(in, ofmap), weights));
+            return r;
+        };
+        auto inheritFigures = [&](Recorded& rec, const FirstOf& fo) {
+            const size_t f = size_t(first);
+            const int64_t area = fo.rh * fo.rw;
+            const int64_t C = defer->channels[f], tcMin = std::min(defer->channel_tile, C);
+            int64_t ops = defer->compute[f] ? C * area : 0;
+            int64_t least = defer->compute[f] ? tcMin * area : 0, upper = ops;
+            for (size_t j = 0; j < chosenCount; ++j) {
+                const Recorded& c = recorded_[info_[chosenAt[j]].rec];
+                if (c.opsFmap < 0) return; // not known
+                ops = satAdd(ops, c.opsFmap);
+                least = satAdd(least, c.opsLeast);
+                upper = satAdd(upper, c.opsUpper);
+            }
+            rec.opsFmap = ops;
+            rec.opsLeast = least;
+            rec.opsUpper = upper; // INT64_MAX (not known) when a component's is not
+        };
         if (componentsKept_) {
             components_.insert(components_.end(), chosenAt.begin(),
                                chosenAt.begin() + ptrdiff_t(chosenCount));
@@ -617,7 +716,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         if (recordsHere) { // records now, or built when a later group needs them
             info.rec = uint32_t(recorded_.size());
             recorded_.push_back(
-                {1, recBeg, recorded ? uint32_t(records_.size()) : recBeg, false, recorded});
+                {1, recBeg, built ? uint32_t(records_.size()) : recBeg, false, built});
         }
         info.ofmap = ofmap;
         info.weights = weights;
@@ -647,10 +746,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             info_[id].lowerBound = c.lower_bound_bits;
             info_[id].upper = c.upper_bound_bits;
             info_[id].upperRows = c.upper_rows;
-            if (info_[id].rec != kNone) {
-                recorded_[info_[id].rec].k = c.subgroups;
-                recorded_[info_[id].rec].infeasible = c.infeasible;
-            }
+            if (info_[id].rec != kNone) keepFigures(recorded_[info_[id].rec], c);
             // What u needs in every group holding it at least: what it needs alone, unless tiles
             // shrink upstream (OptimusDeferral::tiles_shrink), where u consumed in a group may
             // hold fewer rows or columns than alone — then its fewest at min(T_c, C_out).
@@ -676,6 +772,24 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             // holding this one).
             info_[id].lowerBound = satAdd(parts.lowerBits, satMul(firstLeast, defer->act_bits));
             info_[id].cost = inheritedCost;
+            // Its operators' figures, for the groups holding it (costs from records, above):
+            // every component keeps its decision and `first` is not ISOA.
+            inheritFigures(recorded_[info_[id].rec], fo);
+        } else if (const std::optional<FromRecords> r = fromRecordsClass()) {
+            // Costed from records (above): valid, never hopeless; its bounds as the classifier
+            // gives them for a group that fits.
+            ++fromRecordsCount_;
+            info_[id].cost = r->cost;
+            info_[id].lowerBound = satMul(r->least, defer->act_bits);
+            if (upperWanted) {
+                info_[id].upper = satMul(r->upper, defer->act_bits);
+                info_[id].upperRows = r->most;
+            }
+            Recorded& rec = recorded_[info_[id].rec];
+            rec.fromRecords = true;
+            rec.opsFmap = r->ops;
+            rec.opsLeast = r->least;
+            rec.opsUpper = r->upper;
         } else {
             pending.push_back({id, alone + parts.best, upperWanted});
             if (streaming && pending.size() % 8 == 0) sharer->publish(pending.size());
@@ -694,10 +808,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                 info_[f.g].lowerBound = f.c.lower_bound_bits;
                 info_[f.g].upper = f.c.upper_bound_bits;
                 info_[f.g].upperRows = f.c.upper_rows;
-                if (info_[f.g].rec != kNone) {
-                    recorded_[info_[f.g].rec].infeasible = f.c.infeasible;
-                    recorded_[info_[f.g].rec].k = f.c.subgroups;
-                }
+                if (info_[f.g].rec != kNone) keepFigures(recorded_[info_[f.g].rec], f.c);
             }
             t.found.clear();
         }
@@ -898,13 +1009,17 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         auto rollback = [&] {
             underRule = underRuleMark;
             unproven = unprovenMark;
+            for (size_t g = mark; g < info_.size(); ++g)
+                fromRecordsCount_ -= costedFromRecords(g);
             bits_.resize(mark * kFields * W);
             records_.resize(recordsMark);
             recorded_.resize(recordedMark);
             recordsBuiltLater_ -= int64_t(lazyBuilt.size());
-            for (const uint32_t g : lazyBuilt) // their records went with records_
-                recorded_[info_[g].rec] = {recorded_[info_[g].rec].k, 0, 0,
-                                           recorded_[info_[g].rec].infeasible, false};
+            for (const uint32_t g : lazyBuilt) { // their records went with records_
+                Recorded& r = recorded_[info_[g].rec];
+                r.recBeg = r.recEnd = 0;
+                r.built = false;
+            }
             lazyBuilt.clear();
             for (size_t g = mark; g < info_.size(); ++g) {
                 deferredCount_ -= info_[g].deferred;

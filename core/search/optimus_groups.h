@@ -58,7 +58,8 @@ struct OptimusDeferral {
     std::vector<int64_t> rows;    // by layer: output rows O_h
     std::vector<char> compute;    // by layer: an operator (a group needs one to be valid)
     int64_t act_bits = 16;
-    int64_t tile_rows = 1; // T_h: a group's smallest tile has min(T_h, O_h) rows
+    int64_t weight_bits = 16; // Optimus Eq. 3's weights resident in the buffer at these bits
+    int64_t tile_rows = 1;    // T_h: a group's smallest tile has min(T_h, O_h) rows
     // When to defer. Deferring pays when the DP needs few exact costs. Where many groups cost
     // more than their split (large streamed weights) it needs most of them, and their order
     // by the lower bound is a poor guide: a vertex defers only once `sample` groups were
@@ -90,6 +91,9 @@ struct OptimusDeferral {
     // the smallest tile of any group (alone or consumed) do.
     bool tiles_shrink = false;
     std::vector<int64_t> least_rows, least_cols;
+    // By layer: whether a producer may join a group (the classifier's; empty: the group
+    // space's vertices).
+    std::vector<char> joinable;
 };
 
 struct OptimusGroupRules {
@@ -122,6 +126,14 @@ struct OptimusGroupClass {
     // Cost::subgroups).
     bool infeasible = false;
     int64_t subgroups = 1;
+    // For groups costed from their component's records (docs/model-notes.md, "Optimus costs
+    // from records"; only with a deferral): Optimus Eq. 4's operator terms at the smallest tile
+    // under the group's own ISOA decision (elements; < 0: not known), the same terms at
+    // min(T_c, C_out) for every operator, and the operators' bound over every decision a
+    // larger group can impose (elements; INT64_MAX: not known).
+    int64_t operator_fmap = -1;
+    int64_t operator_least = 0;
+    int64_t operator_upper = std::numeric_limits<int64_t>::max();
 };
 
 // A vertex whose groups were limited by the bounds.
@@ -188,10 +200,21 @@ class OptimusGroupSpace {
     // them (docs/model-notes.md, "Optimus inherited sub-groups").
     int64_t recordsBuiltLater() const { return recordsBuiltLater_; }
     bool inherited(size_t g) const { return info_[g].inherited; }
+    // Groups whose exact cost was found from their component's records and figures instead of
+    // by the classifier (docs/model-notes.md, "Optimus costs from records"): counted as costed.
+    int64_t costedFromRecords() const { return fromRecordsCount_; }
+    bool costedFromRecords(size_t g) const {
+        return info_[g].rec != kNone && recorded_[info_[g].rec].fromRecords;
+    }
     // What every group holding g needs at least for g's own operators at its smallest tile
     // (OptimusGroupClass::lower_bound_bits; for a group not costed, what its parts and first
     // layer show), bits.
     int64_t lowerBoundBits(size_t g) const { return info_[g].lowerBound; }
+    // With a deferral, for a valid group whose class gave one: at most what any group holding
+    // g with as many smallest-tile rows needs for g's operators (OptimusGroupClass::
+    // upper_bound_bits; INT64_MAX: none), and the most rows g reads of an outside tensor.
+    int64_t upperBoundBits(size_t g) const { return info_[g].upper; }
+    int64_t upperRows(size_t g) const { return info_[g].upperRows; }
     // The cost of one partition of g that is not g itself: its first vertex alone and each of
     // the components it was formed from split as cheaply as found (infinite for a single
     // vertex). A group that costs more is never the cheapest way to cover its vertices.
@@ -260,13 +283,18 @@ class OptimusGroupSpace {
         int64_t k = 1;
         uint32_t recBeg = 0, recEnd = 0;
         bool infeasible = false;
-        bool built = false; // its records are [recBeg, recEnd) (else not built yet)
+        bool built = false;       // its records are [recBeg, recEnd) (else not built yet)
+        bool fromRecords = false; // costed from its component's records (costedFromRecords())
+        // Its operators' figures once costed (OptimusGroupClass::operator_fmap, _least,
+        // _upper).
+        int64_t opsFmap = -1, opsLeast = 0, opsUpper = std::numeric_limits<int64_t>::max();
     };
     std::vector<Recorded> recorded_;
     // By group, together: its components (see components()), and where each group's end.
     std::vector<uint32_t> components_, componentsEnd_;
     bool componentsKept_ = false;
-    int64_t deferredCount_ = 0, resolvedCount_ = 0, inheritedCount_ = 0, recordsBuiltLater_ = 0;
+    int64_t deferredCount_ = 0, resolvedCount_ = 0, inheritedCount_ = 0, recordsBuiltLater_ = 0,
+            fromRecordsCount_ = 0;
     bool deferring_ = false;
     Classify classify_; // kept for resolve()
     struct Work;

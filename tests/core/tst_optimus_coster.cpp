@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -349,6 +350,40 @@ Outcome checkLowerBounds(const Network& net, const Hardware& hw, int64_t capBits
     return r;
 }
 
+// The group space of `net` deferring as the fuser does, with nothing deferred, or deferring
+// every group it can; every group costed from its component's records (docs/model-notes.md,
+// "Optimus costs from records") costed again by the coster: it must fit with the same cost
+// (Optimus Eq. 3) and lower bound, and where the space keeps a bound of the groups holding it,
+// the same rows read and a bound no lower than the coster's (those groups need no more).
+Outcome checkFromRecords(const Network& net, const Hardware& hw, int64_t capBits, Deferring how) {
+    CostedSpace cs(net, hw, capBits, how);
+    const OptimusGroupSpace& space = *cs.space;
+    OptimusCoster& fresh = cs.fresh;
+    Outcome r;
+    r.checked = int64_t(space.size());
+    for (size_t g = 0; g < space.size(); ++g) {
+        if (!space.costedFromRecords(g)) continue;
+        ++r.counted;
+        const std::vector<LayerId> m = space.members(g);
+        const OptimusCoster::Cost c = fresh.cost(m, INT64_MAX, true);
+        std::string wrong;
+        if (!c.feasible)
+            wrong = "no Optimus Eq. 4 solution";
+        else if (space.cost(g) != double(c.memory_cost))
+            wrong = "cost " + std::to_string(space.cost(g));
+        else if (space.lowerBoundBits(g) != c.lower_bound_bits)
+            wrong = "lower bound " + std::to_string(space.lowerBoundBits(g));
+        else if (space.upperBoundBits(g) != std::numeric_limits<int64_t>::max() &&
+                 (space.upperBoundBits(g) < c.upper_bound_bits ||
+                  space.upperRows(g) != c.upper_rows))
+            wrong = "upper bound " + std::to_string(space.upperBoundBits(g)) + " (rows " +
+                    std::to_string(space.upperRows(g)) + ")";
+        if (!wrong.empty() && r.wrong++ == 0)
+            r.first = describe(m, c, c) + ": from records " + wrong;
+    }
+    return r;
+}
+
 // Runs `check(net, hw, capBits, budget)` on each bundled network × preset at `eighths`
 // eighths of its buffer (at most 20,000 groups), then on `trials` random DAGs with buffers
 // from 256 bytes to 64 KB in doublings — or, `fine`, from 128 bytes up a quarter at a time, so
@@ -521,6 +556,27 @@ class TstOptimusCoster : public QObject {
                  qPrintable(QString("%1 given records later, %2 inherited")
                                 .arg(builtLater)
                                 .arg(bundled.counted)));
+    }
+
+    // Groups costed from their component's records against the coster, in spaces deferring
+    // as the fuser does, costing every group as it is formed, and deferring all they can.
+    void costsFromRecordsEqualTheCosters() {
+        for (const Deferring how : {Deferring::asFuser, Deferring::never, Deferring::all}) {
+            Outcome bundled, random;
+            checkEverywhere(
+                {"googlenet", "inceptionv3", "xception"},
+                {"optimus-config-5", "tso-nmp", "hwff-config-1", "hwff-config-3"}, {4, 8}, 40,
+                20261130,
+                [how](const Network& net, const Hardware& hw, int64_t capBits, int64_t) {
+                    return checkFromRecords(net, hw, capBits, how);
+                },
+                bundled, random);
+            if (QTest::currentTestFailed()) return;
+            QVERIFY2(bundled.counted > 2000 && random.counted > 50,
+                     qPrintable(QString("%1 and %2 costed from records")
+                                    .arg(bundled.counted)
+                                    .arg(random.counted)));
+        }
     }
 
     // Lower bounds where a layer consumed in a group can hold less than it holds alone, as
