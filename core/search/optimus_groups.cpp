@@ -488,6 +488,40 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         ++recordsBuiltLater_;
         return true;
     };
+    // A group's operators' figures (Recorded::opsFmap, opsLeast, opsUpper) from its
+    // components' and what their records tell of its first vertex (`fo`), where the first vertex
+    // forces none of their ISOA operators off (Optimus Alg. 2 does not make it ISOA, or none of
+    // its consumers would be): then every component keeps its decision (docs/model-notes.md,
+    // "Optimus costs from records"). The bound over the decisions larger groups can impose is
+    // the components' plus the first vertex's term (certainly ISOA: picked, and no producer
+    // may join to force it off). False (nothing set) when a component's figures are not known
+    // or the first vertex forces some off.
+    auto figuresOf = [&](LayerId first, const uint32_t* comps, size_t count, const FirstOf& fo,
+                         Recorded& rec) -> bool {
+        if (fo.isoa && fo.acc0 < fo.acc1) return false;
+        const size_t f = size_t(first);
+        const int64_t area = fo.rh * fo.rw;
+        const int64_t C = defer->channels[f], tcMin = std::min(defer->channel_tile, C);
+        const bool op = defer->compute[f]; // else a concat: no fmap of its own
+        bool mayForce = false;
+        for (LayerId p : net.layer(first).inputs)
+            mayForce =
+                mayForce || (defer->joinable.empty() ? isVertex(p) : defer->joinable[size_t(p)]);
+        int64_t ops = op ? (fo.isoa ? tcMin : C) * area : 0;
+        int64_t least = op ? tcMin * area : 0;
+        int64_t upper = op ? (fo.isoa && !mayForce ? tcMin : C) * area : 0;
+        for (size_t j = 0; j < count; ++j) {
+            const Recorded& c = recorded_[info_[comps[j]].rec];
+            if (c.opsFmap < 0) return false; // not known
+            ops = satAdd(ops, c.opsFmap);
+            least = satAdd(least, c.opsLeast);
+            upper = satAdd(upper, c.opsUpper); // INT64_MAX (not known) when a component's is not
+        }
+        rec.opsFmap = ops;
+        rec.opsLeast = least;
+        rec.opsUpper = upper;
+        return true;
+    };
     // What the group's components add up to (for {u} alone: nothing).
     struct Parts {
         double best = 0;           // Σ best: the first vertex's own cost is added once known
@@ -688,23 +722,6 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             r.cost = double(satAdd(satAdd(in, ofmap), weights));
             return r;
         };
-        auto inheritFigures = [&](Recorded& rec, const FirstOf& fo) {
-            const size_t f = size_t(first);
-            const int64_t area = fo.rh * fo.rw;
-            const int64_t C = defer->channels[f], tcMin = std::min(defer->channel_tile, C);
-            int64_t ops = defer->compute[f] ? C * area : 0;
-            int64_t least = defer->compute[f] ? tcMin * area : 0, upper = ops;
-            for (size_t j = 0; j < chosenCount; ++j) {
-                const Recorded& c = recorded_[info_[chosenAt[j]].rec];
-                if (c.opsFmap < 0) return; // not known
-                ops = satAdd(ops, c.opsFmap);
-                least = satAdd(least, c.opsLeast);
-                upper = satAdd(upper, c.opsUpper);
-            }
-            rec.opsFmap = ops;
-            rec.opsLeast = least;
-            rec.opsUpper = upper; // INT64_MAX (not known) when a component's is not
-        };
         if (componentsKept_) {
             components_.insert(components_.end(), chosenAt.begin(),
                                chosenAt.begin() + ptrdiff_t(chosenCount));
@@ -774,7 +791,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             info_[id].cost = inheritedCost;
             // Its operators' figures, for the groups holding it (costs from records, above):
             // every component keeps its decision and `first` is not ISOA.
-            inheritFigures(recorded_[info_[id].rec], fo);
+            figuresOf(first, chosenAt.data(), chosenCount, fo, recorded_[info_[id].rec]);
         } else if (const std::optional<FromRecords> r = fromRecordsClass()) {
             // Costed from records (above): valid, never hopeless; its bounds as the classifier
             // gives them for a group that fits.
