@@ -686,6 +686,11 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             if (fo.acc1 >= big || c.opsFmap >= big) return std::nullopt;
             const bool readersPick = fo.acc0 < fo.acc1;
             if (fo.isoa && readersPick) return std::nullopt; // it forces some off
+            // More than one sub-group unless the weights are resident: the t_h search.
+            const int64_t lo = std::min<int64_t>(defer->tile_rows, oh);
+            const bool oneTile = ceilDiv(int64_t(oh), lo) == 1;
+            const int64_t weightBits = satMul(weights, defer->weight_bits);
+            if (!oneTile && weightBits > rules.capacity_bits) return std::nullopt;
             const size_t f = size_t(first);
             const bool op = defer->compute[f]; // else a concat: no fmap of its own
             const int64_t C = defer->channels[f], tcMin = std::min(defer->channel_tile, C);
@@ -715,10 +720,8 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             }
             if (upperWanted && r.upper >= big) return std::nullopt;
             const bool resident =
-                satAdd(satMul(fmap, defer->act_bits), satMul(weights, defer->weight_bits)) <=
-                rules.capacity_bits;
-            const int64_t lo = std::min<int64_t>(defer->tile_rows, oh);
-            if (!resident && ceilDiv(int64_t(oh), lo) > 1) return std::nullopt; // the t_h search
+                satAdd(satMul(fmap, defer->act_bits), weightBits) <= rules.capacity_bits;
+            if (!resident && !oneTile) return std::nullopt; // the t_h search
             r.cost = double(satAdd(satAdd(in, ofmap), weights));
             return r;
         };
