@@ -94,13 +94,14 @@ struct OptimusFuserResult {
     // Of those, classified from their components' records without costing them (shown invalid
     // or dominated: docs/model-notes.md, "Optimus inherited sub-groups").
     int64_t groups_inherited = 0;
-    // Of the groups costed, those whose cost followed from their component's records without
-    // the coster (docs/model-notes.md, "Optimus costs from records").
+    // Of those, costed exactly from their component's records and figures without the coster
+    // (docs/model-notes.md, "Optimus costs from records").
     int64_t costed_from_records = 0;
     // Groups whose cost the coster computed: formed and not deferred (or deferred and costed
-    // by the DP), and not inherited.
+    // by the DP), not inherited and not costed from records.
     int64_t groupsCosted() const {
-        return groups_evaluated - groups_deferred + deferred_costed - groups_inherited;
+        return groups_evaluated - groups_deferred + deferred_costed - groups_inherited -
+               costed_from_records;
     }
     int operators = 0;       // vertices of the DP (operators and concat joiners)
     int max_group_size = 0;  // the limit applied (0 = none)

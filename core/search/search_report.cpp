@@ -34,6 +34,7 @@ nlohmann::ordered_json optimusReportJson(const Network& net, const OptimusFuserO
     j["groups_deferred"] = r.groups_deferred;
     j["deferred_costed"] = r.deferred_costed;
     j["groups_inherited"] = r.groups_inherited;
+    j["costed_from_records"] = r.costed_from_records;
     j["groups_in_scheme"] = r.groups.size();
     j["largest_vertex_share"] = r.largest_vertex_share;
     j["subproblems"] = r.subproblems;

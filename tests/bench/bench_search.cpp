@@ -77,6 +77,7 @@ void optimusDp(benchmark::State& st, bool online, bool full) {
     st.counters["operators"] = r.operators;
     st.counters["groups_evaluated"] = double(r.groups_evaluated);
     st.counters["groups_costed"] = double(r.groupsCosted());
+    st.counters["from_records"] = double(r.costed_from_records);
     st.counters["paper_groups"] = double(t.groups);
     st.counters["paper_ms"] = t.bottomUpMs;
     st.counters["groups_in_scheme"] = double(r.groups.size());
@@ -180,6 +181,7 @@ void BM_OptimusDpPresets(benchmark::State& st) {
     st.SetLabel(std::string("googlenet on ") + preset);
     st.counters["groups_evaluated"] = double(r.groups_evaluated);
     st.counters["groups_costed"] = double(r.groupsCosted());
+    st.counters["from_records"] = double(r.costed_from_records);
     st.counters["subproblems"] = double(r.subproblems);
     st.counters["dp_steps"] = double(r.dp_steps);
     st.counters["form_ms"] = r.form_seconds * 1e3;

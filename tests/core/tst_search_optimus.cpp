@@ -181,13 +181,14 @@ class TstSearchOptimus : public QObject {
     // The same where tiles shrink upstream — resizes, deconvolutions and unpadded stride-2
     // convolutions, so that a layer consumed in a group may hold less than as the group's
     // output — on DAGs whose fan-outs often reach three, where the DP classifies groups from
-    // their components' records by the bounds that rely on extents (spaces this small never
-    // defer; tst_optimus_coster's lowerBoundsHoldWhereTilesShrink covers deferred groups).
+    // their components' records by the bounds that rely on extents, and costs some from them
+    // (spaces this small never defer; tst_optimus_coster's lowerBoundsHoldWhereTilesShrink
+    // covers deferred groups).
     void dpEqualsBruteForceWhereTilesShrink() {
         std::mt19937 rng(20261127);
         const Hardware hw = test::bundledHardware("optimus-default");
         int wide = 0;
-        int64_t inherited = 0;
+        int64_t inherited = 0, fromRecords = 0;
         for (int trial = 0; trial < 80; ++trial) {
             const std::string yaml = test::randomStridedDag(rng, 4 + int(rng() % 7), true);
             const Network net = test::networkFromYaml(yaml);
@@ -200,6 +201,7 @@ class TstSearchOptimus : public QObject {
                 opt.capacity_bytes = capBytes;
                 const OptimusFuserResult r = optimusFuse(net, hw, opt);
                 inherited += r.groups_inherited;
+                fromRecords += r.costed_from_records;
                 const double brute = bruteForce(net, hw, capBytes * 8);
                 QVERIFY2(r.cost == brute, qPrintable(QString("trial %1 (%2 bytes): DP %3, brute "
                                                              "force %4 in\n%5")
@@ -211,8 +213,10 @@ class TstSearchOptimus : public QObject {
             }
         }
         QVERIFY2(wide > 40, qPrintable(QString("%1 DAGs with a fan-out of three").arg(wide)));
-        QVERIFY2(inherited > 40,
-                 qPrintable(QString("%1 groups classified from records").arg(inherited)));
+        QVERIFY2(inherited > 40 && fromRecords > 40,
+                 qPrintable(QString("%1 groups classified and %2 costed from records")
+                                .arg(inherited)
+                                .arg(fromRecords)));
     }
 
     // A concat that joins a group is no ISOA operator: the operators behind it may be, so its
