@@ -311,6 +311,17 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     auto isVertex = [&](LayerId v) {
         return size_t(v) < rules.vertex.size() && rules.vertex[size_t(v)];
     };
+    // With a deferral, by layer: a producer of it may join a group (the classifier's
+    // joinable layers, else the vertices), so that as a group's first layer it may be forced
+    // off (costs from records, below).
+    std::vector<char> producerMayJoin;
+    if (defer)
+        for (LayerId v = 0; v < N; ++v) {
+            bool may = false;
+            for (LayerId p : net.layer(v).inputs)
+                may = may || (defer->joinable.empty() ? isVertex(p) : defer->joinable[size_t(p)]);
+            producerMayJoin.push_back(may);
+        }
 
     // Groups are formed per vertex and classified together, on the helper thread too; the
     // vertex alone first, on this thread, since the other groups' splits need its cost.
@@ -503,10 +514,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         const int64_t area = fo.rh * fo.rw;
         const int64_t C = defer->channels[f], tcMin = std::min(defer->channel_tile, C);
         const bool op = defer->compute[f]; // else a concat: no fmap of its own
-        bool mayForce = false;
-        for (LayerId p : net.layer(first).inputs)
-            mayForce =
-                mayForce || (defer->joinable.empty() ? isVertex(p) : defer->joinable[size_t(p)]);
+        const bool mayForce = producerMayJoin[f];
         int64_t ops = op ? (fo.isoa ? tcMin : C) * area : 0;
         int64_t least = op ? tcMin * area : 0;
         int64_t upper = op ? (fo.isoa && !mayForce ? tcMin : C) * area : 0;
@@ -624,10 +632,16 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         FirstOf fo;
         const bool recorded = recordNow && !parts.hopeless &&
                               buildRecords(ensureRecords, first, chosenAt.data(), chosenCount, fo);
-        // Costs from records (below): a group of one costed component gets its records now.
+        // Costs from records (below): a group of one costed component gets its records now,
+        // unless Optimus Eq. 3 has more than one sub-group for it whatever its fmaps (the
+        // weights alone exceed the buffer and the tile is lower than the outputs).
         const uint32_t comp = chosenCount == 1 ? chosenAt[0] : kNone;
+        const int64_t weightBits = satMul(weights, defer ? defer->weight_bits : 0);
+        const bool oneTile =
+            defer && ceilDiv(int64_t(oh), std::min<int64_t>(defer->tile_rows, oh)) == 1;
         const bool fromRecordsMay = recordsHere && comp != kNone && !deferNow && !parts.hopeless &&
-                                    anyCompute && info_[comp].rec != kNone &&
+                                    anyCompute && (oneTile || weightBits <= rules.capacity_bits) &&
+                                    info_[comp].rec != kNone &&
                                     recorded_[info_[comp].rec].opsFmap >= 0;
         const bool built = recorded || (fromRecordsMay &&
                                         buildRecords(ensureRecords, first, chosenAt.data(), 1, fo));
@@ -686,11 +700,6 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             if (fo.acc1 >= big || c.opsFmap >= big) return std::nullopt;
             const bool readersPick = fo.acc0 < fo.acc1;
             if (fo.isoa && readersPick) return std::nullopt; // it forces some off
-            // More than one sub-group unless the weights are resident: the t_h search.
-            const int64_t lo = std::min<int64_t>(defer->tile_rows, oh);
-            const bool oneTile = ceilDiv(int64_t(oh), lo) == 1;
-            const int64_t weightBits = satMul(weights, defer->weight_bits);
-            if (!oneTile && weightBits > rules.capacity_bits) return std::nullopt;
             const size_t f = size_t(first);
             const bool op = defer->compute[f]; // else a concat: no fmap of its own
             const int64_t C = defer->channels[f], tcMin = std::min(defer->channel_tile, C);
@@ -712,11 +721,8 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             if (c.opsUpper < big) {
                 // `first` has no producer in the group: certainly ISOA when Optimus Alg. 2 picks it
                 // and no producer outside may join (and force it off), else undecided or not.
-                bool mayForce = false;
-                for (LayerId p : net.layer(first).inputs)
-                    mayForce = mayForce ||
-                               (defer->joinable.empty() ? isVertex(p) : defer->joinable[size_t(p)]);
-                r.upper = satAdd(c.opsUpper, op ? (fo.isoa && !mayForce ? tcMin : C) * area : 0);
+                const bool certain = fo.isoa && !producerMayJoin[f];
+                r.upper = satAdd(c.opsUpper, op ? (certain ? tcMin : C) * area : 0);
             }
             if (upperWanted && r.upper >= big) return std::nullopt;
             const bool resident =
