@@ -636,13 +636,12 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         // unless Optimus Eq. 3 has more than one sub-group for it whatever its fmaps (the
         // weights alone exceed the buffer and the tile is lower than the outputs).
         const uint32_t comp = chosenCount == 1 ? chosenAt[0] : kNone;
-        const int64_t weightBits = satMul(weights, defer ? defer->weight_bits : 0);
-        const bool oneTile =
-            defer && ceilDiv(int64_t(oh), std::min<int64_t>(defer->tile_rows, oh)) == 1;
-        const bool fromRecordsMay = recordsHere && comp != kNone && !deferNow && !parts.hopeless &&
-                                    anyCompute && (oneTile || weightBits <= rules.capacity_bits) &&
-                                    info_[comp].rec != kNone &&
-                                    recorded_[info_[comp].rec].opsFmap >= 0;
+        // ⌈O_h / min(T_h, O_h)⌉ = 1: the smallest tile is as high as the outputs.
+        const bool oneTile = defer && oh <= defer->tile_rows;
+        const bool fromRecordsMay =
+            recordsHere && comp != kNone && !deferNow && !parts.hopeless && anyCompute &&
+            info_[comp].rec != kNone && recorded_[info_[comp].rec].opsFmap >= 0 &&
+            (satMul(weights, defer->weight_bits) <= rules.capacity_bits || oneTile);
         const bool built = recorded || (fromRecordsMay &&
                                         buildRecords(ensureRecords, first, chosenAt.data(), 1, fo));
         // Where the space defers, a group to be costed that holds a component without an
@@ -726,7 +725,8 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             }
             if (upperWanted && r.upper >= big) return std::nullopt;
             const bool resident =
-                satAdd(satMul(fmap, defer->act_bits), weightBits) <= rules.capacity_bits;
+                satAdd(satMul(fmap, defer->act_bits), satMul(weights, defer->weight_bits)) <=
+                rules.capacity_bits;
             if (!resident && !oneTile) return std::nullopt; // the t_h search
             r.cost = double(satAdd(satAdd(in, ofmap), weights));
             return r;
