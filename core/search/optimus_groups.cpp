@@ -509,7 +509,8 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     // or the first vertex forces some off.
     auto figuresOf = [&](LayerId first, const uint32_t* comps, size_t count, const FirstOf& fo,
                          Recorded& rec) -> bool {
-        if (fo.isoa && fo.acc0 < fo.acc1) return false;
+        const int64_t big = std::numeric_limits<int64_t>::max() / 4; // no sum saturated
+        if (fo.isoa && (fo.acc0 < fo.acc1 || fo.acc1 >= big)) return false;
         const size_t f = size_t(first);
         const int64_t area = fo.rh * fo.rw;
         const int64_t C = defer->channels[f], tcMin = std::min(defer->channel_tile, C);
@@ -694,18 +695,14 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         };
         auto fromRecordsClass = [&]() -> std::optional<FromRecords> {
             if (!fromRecordsMay || !built) return std::nullopt;
-            const Recorded& c = recorded_[info_[comp].rec];
+            // Its operators' figures: C's and `first`'s, unless `first` forces some off.
+            Recorded figures;
+            if (!figuresOf(first, &comp, 1, fo, figures)) return std::nullopt;
             const int64_t big = std::numeric_limits<int64_t>::max() / 4; // no sum saturated
-            if (fo.acc1 >= big || c.opsFmap >= big) return std::nullopt;
-            const bool readersPick = fo.acc0 < fo.acc1;
-            if (fo.isoa && readersPick) return std::nullopt; // it forces some off
-            const size_t f = size_t(first);
-            const bool op = defer->compute[f]; // else a concat: no fmap of its own
-            const int64_t C = defer->channels[f], tcMin = std::min(defer->channel_tile, C);
-            const int64_t area = fo.rh * fo.rw;
             FromRecords r;
-            r.ops = satAdd(c.opsFmap, op ? (fo.isoa ? tcMin : C) * area : 0);
-            r.least = satAdd(c.opsLeast, op ? tcMin * area : 0);
+            r.ops = figures.opsFmap;
+            r.least = figures.opsLeast;
+            r.upper = figures.opsUpper; // INT64_MAX when C's is not known
             int64_t outside = 0, in = 0;
             for (size_t k = recBeg; k < records_.size(); ++k) {
                 const Record& x = records_[k];
@@ -717,12 +714,6 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             }
             const int64_t fmap = satAdd(outside, r.ops);
             if (fmap >= big || fmap > rules.capacity_bits / defer->act_bits) return std::nullopt;
-            if (c.opsUpper < big) {
-                // `first` has no producer in the group: certainly ISOA when Optimus Alg. 2 picks it
-                // and no producer outside may join (and force it off), else undecided or not.
-                const bool certain = fo.isoa && !producerMayJoin[f];
-                r.upper = satAdd(c.opsUpper, op ? (certain ? tcMin : C) * area : 0);
-            }
             if (upperWanted && r.upper >= big) return std::nullopt;
             const bool resident =
                 satAdd(satMul(fmap, defer->act_bits), satMul(weights, defer->weight_bits)) <=
