@@ -255,9 +255,34 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                                      const Classify& classify,
                                      const std::function<bool()>& cancelled)
     : classify_(classify) {
+    words_ = size_t(net.size() + 63) / 64;
+    // Forming reads and writes bitsets of `words_` words at every step: for the common sizes
+    // the count is a constant, so that the loops over words unroll.
+    switch (words_) {
+    case 1:
+        form<1>(net, rules, classify, cancelled);
+        break;
+    case 2:
+        form<2>(net, rules, classify, cancelled);
+        break;
+    case 3:
+        form<3>(net, rules, classify, cancelled);
+        break;
+    case 4:
+        form<4>(net, rules, classify, cancelled);
+        break;
+    default:
+        form<0>(net, rules, classify, cancelled);
+        break;
+    }
+}
+
+template <size_t FixedWords>
+void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
+                             const Classify& classify, const std::function<bool()>& cancelled) {
     const int32_t N = net.size();
-    words_ = size_t(N + 63) / 64;
-    const size_t W = words_;
+    const size_t W = FixedWords > 0 ? FixedWords : words_;
+    auto bits = [&](size_t g) -> const uint64_t* { return &bits_[g * kFields * W]; };
     byMin_.resize(size_t(N));
     valid_.resize(size_t(N));
     // Reachability (a vertex reaches itself) and adjacency as bitsets over layer ids.
@@ -270,7 +295,10 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             for (size_t k = 0; k < W; ++k)
                 row(desc, v)[k] |= row(desc, s)[k];
     }
+    std::vector<char> sink(
+        static_cast<size_t>(N)); // by layer: no successor (an output of the network)
     for (LayerId v = 0; v < N; ++v) {
+        sink[size_t(v)] = net.successors(v).empty();
         setBit(row(anc, v), v);
         for (LayerId p : net.predecessors(v)) {
             for (size_t k = 0; k < W; ++k)
@@ -563,7 +591,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             anyCompute = anyCompute || (compute[k] & m[k]) != 0;
         }
         // `first` is an output unless all its successors are members (and it has some).
-        const bool uOut = !succIn || net.successors(first).empty();
+        const bool uOut = !succIn || sink[size_t(first)];
         byMin_[size_t(first)].push_back(id);
         int64_t ofmap = 0, weights = 0, upper = std::numeric_limits<int64_t>::max(), upperRows = 0,
                 ifmap = 0;
@@ -582,7 +610,9 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             // at no more rows than the most any component or the first vertex reads of one.
             const int64_t lo = std::min<int64_t>(defer->tile_rows, oh);
             const bool rule = deferHere && size > 1 && !parts.hopeless && anyCompute;
-            if (rule && parts.minLo == lo) {
+            // Once every group under the rule is deferred, proven or not, the bound is not
+            // tried: it would change nothing but the flag (and no group's proof needs it).
+            if (rule && !deferUnproven && parts.minLo == lo) {
                 const int64_t H = std::max<int64_t>(defer->rows[f], 1);
                 const int64_t rowsU = std::min(H, std::max(parts.rows, uOut ? lo : 1));
                 const int64_t ops = satAdd(
@@ -615,6 +645,45 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                     deferNow = unprovenNow = true;
                 }
             }
+        }
+        // The group's components (if kept), Info and entry of records (`built`: its records are
+        // [recBeg, end of records_)). Inlined at both calls: a call per group formed costs about
+        // 7 % of forming where nearly every group is deferred.
+        auto place = [&](uint32_t recBeg, bool built) __attribute__((always_inline))->Info& {
+            if (componentsKept_) {
+                components_.insert(components_.end(), chosenAt.begin(),
+                                   chosenAt.begin() + ptrdiff_t(chosenCount));
+                componentsEnd_.push_back(uint32_t(components_.size()));
+            }
+            Info& info = info_.emplace_back();
+            info.cost = std::numeric_limits<double>::infinity();
+            info.best = parts.best;
+            if (recordsHere) { // records now, or built when a later group needs them
+                info.rec = uint32_t(recorded_.size());
+                recorded_.push_back(
+                    {1, recBeg, built ? uint32_t(records_.size()) : recBeg, false, built});
+            }
+            info.ofmap = ofmap;
+            info.weights = weights;
+            info.upper = upper;
+            info.upperRows = upperRows;
+            info.size = size;
+            info.oh = oh;
+            info.hopeless = parts.hopeless;
+            info.deferred = deferNow;
+            info.unproven = unprovenNow;
+            return info;
+        };
+        if (deferNow) {
+            // Proven: valid and not hopeless, its fmaps fit at the smallest tile whatever its
+            // ISOA decision. Unproven: taken as not hopeless (which prunes nothing). Its parts'
+            // lower bounds hold for it (and {first}'s, added below). It gets no records now
+            // (not costed as formed), and needs none of its components'.
+            Info& info = place(uint32_t(records_.size()), false);
+            ++deferredCount_;
+            info.lowerBound = parts.lowerBits;
+            info.cost = double(satAdd(satAdd(ifmap, ofmap), weights));
+            return;
         }
         // Inherited sub-groups. Where groups are costed as they are formed (no deferral here),
         // each gets records (buildRecords(), above; its components get theirs first if they
@@ -722,37 +791,9 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
             r.cost = double(satAdd(satAdd(in, ofmap), weights));
             return r;
         };
-        if (componentsKept_) {
-            components_.insert(components_.end(), chosenAt.begin(),
-                               chosenAt.begin() + ptrdiff_t(chosenCount));
-            componentsEnd_.push_back(uint32_t(components_.size()));
-        }
-        Info& info = info_.emplace_back();
-        info.cost = std::numeric_limits<double>::infinity();
-        info.best = parts.best;
-        if (recordsHere) { // records now, or built when a later group needs them
-            info.rec = uint32_t(recorded_.size());
-            recorded_.push_back(
-                {1, recBeg, built ? uint32_t(records_.size()) : recBeg, false, built});
-        }
-        info.ofmap = ofmap;
-        info.weights = weights;
-        info.upper = upper;
-        info.upperRows = upperRows;
-        info.size = size;
-        info.oh = oh;
-        info.hopeless = parts.hopeless;
-        info.deferred = deferNow;
-        info.unproven = unprovenNow;
+        place(recBeg, built);
         if (parts.hopeless) {
             ++byBound_; // it holds a hopeless group: invalid, not costed
-        } else if (deferNow) {
-            // Proven: valid and not hopeless, its fmaps fit at the smallest tile whatever its
-            // ISOA decision. Unproven: taken as not hopeless (which prunes nothing). Its parts'
-            // lower bounds hold for it (and {first}'s, added below).
-            ++deferredCount_;
-            info_[id].lowerBound = parts.lowerBits;
-            info_[id].cost = double(satAdd(satAdd(ifmap, ofmap), weights));
         } else if (size == 1) {
             std::vector<LayerId>& members = perThread[0].members;
             bitsToIds(m, W, members);
@@ -860,18 +901,20 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         heads.erase(std::unique(heads.begin(), heads.end()), heads.end());
         return heads;
     };
+    // One pass over the groups whose first vertex lies between v and the last head: each goes
+    // to the first head it holds (its first vertex is at most that head), in the order met.
     auto ownedOf = [&](LayerId v, const std::vector<LayerId>& heads) {
         std::vector<std::vector<uint32_t>> owned(heads.size());
-        for (size_t i = 0; i < heads.size(); ++i)
-            for (LayerId m = v + 1; m <= heads[i]; ++m)
-                for (uint32_t g : byMin_[size_t(m)]) {
-                    if (!testBit(bits(g), heads[i]) || (rules.prune_hopeless && info_[g].hopeless))
-                        continue;
-                    bool earlier = false;
-                    for (size_t j = 0; j < i && !earlier; ++j)
-                        earlier = testBit(bits(g), heads[j]);
-                    if (!earlier) owned[i].push_back(g);
-                }
+        for (LayerId m = v + 1; m <= heads.back(); ++m)
+            for (uint32_t g : byMin_[size_t(m)]) {
+                if (rules.prune_hopeless && info_[g].hopeless) continue;
+                const uint64_t* gm = bits(g);
+                for (size_t i = 0; i < heads.size(); ++i)
+                    if (testBit(gm, heads[i])) {
+                        owned[i].push_back(g);
+                        break;
+                    }
+            }
         return owned;
     };
     std::vector<std::vector<uint32_t>> prebuilt; // ownedOf(prebuiltFor), built early
@@ -944,31 +987,41 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
         bool overflow = false, countOnly = false;
         int64_t counted = 0;
         Parts parts; // of the chosen components
+        // The group of the components chosen so far (every head passed).
+        auto leaf = [&](size_t depth) __attribute__((always_inline)) {
+            if (cancelled_ || overflow || depth == 0) return;
+            if ((++formed & 0xff) == 0 && cancelled && cancelled()) {
+                cancelled_ = true;
+                return;
+            }
+            if (++counted >= allowance) {
+                overflow = true; // over the vertex's share: see below
+                return;
+            }
+            if (countOnly) return;
+            const uint64_t* cm = at(depth, 0);
+            for (size_t k = 0; k < W; ++k)
+                nb[k] = (at(depth, 4)[k] | row(adj, u)[k]) & ~cm[k];
+            chosenCount = depth;
+            addGroup(u, size, cm, at(depth, 1), at(depth, 2), nb.data(), at(depth, 5), parts);
+        };
+        // Heads i… of the group of `depth` components chosen so far; past the last head, the
+        // group itself (inlined there: most calls would be those).
         auto rec = [&](auto&& self, size_t i, size_t depth) -> void {
             if (cancelled_ || overflow) return;
             const uint64_t* cm = at(depth, 0);
-            if (i == heads.size()) {
-                if (depth == 0) return;
-                if ((++formed & 0xff) == 0 && cancelled && cancelled()) {
-                    cancelled_ = true;
-                    return;
-                }
-                if (++counted >= allowance) {
-                    overflow = true; // over the vertex's share: see below
-                    return;
-                }
-                if (countOnly) return;
-                for (size_t k = 0; k < W; ++k)
-                    nb[k] = (at(depth, 4)[k] | row(adj, u)[k]) & ~cm[k];
-                chosenCount = depth;
-                addGroup(u, size, cm, at(depth, 1), at(depth, 2), nb.data(), at(depth, 5), parts);
-                return;
-            }
+            const bool last = i + 1 == heads.size();
+            auto next = [&](size_t d) __attribute__((always_inline)) {
+                if (last)
+                    leaf(d);
+                else
+                    self(self, i + 1, d);
+            };
             if (testBit(at(depth, 3), heads[i])) { // already in a chosen component
-                self(self, i + 1, depth);
+                next(depth);
                 return;
             }
-            if (!fanOut) self(self, i + 1, depth); // heads[i] stays outside the group
+            if (!fanOut) next(depth); // heads[i] stays outside the group
             for (uint32_t g : owned[i]) {
                 if (rules.prune_hopeless && info_[g].hopeless) continue; // see ownedOf
                 const uint64_t* gm = bits(g);
@@ -1012,7 +1065,7 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
                 }
                 size += info_[g].size;
                 chosenAt[depth] = g;
-                self(self, i + 1, depth + 1);
+                next(depth + 1);
                 size -= info_[g].size;
                 parts = was;
             }

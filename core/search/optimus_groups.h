@@ -71,8 +71,8 @@ struct OptimusDeferral {
     // are invalid. Where the bound showed all but `max_unproven` of the first
     // `unproven_sample` groups formed under the rule above to fit, the buffer is large for the
     // network: few groups are invalid and the bounds prune little, so from then on every group
-    // under the rule is deferred, proven or not (formed with no bound of its operators, with
-    // its parts' lower bounds, never hopeless).
+    // under the rule is deferred unproven (the bound is no longer tried; formed with no bound
+    // of its operators, with its parts' lower bounds, never hopeless).
     int64_t unproven_sample = 10000;
     double max_unproven = 0.01;
     // Rows of its inputs a layer reads to produce `rows` rows (Optimus §5.2's R(l − 1, t)),
@@ -300,6 +300,10 @@ class OptimusGroupSpace {
     struct Work;
     std::unique_ptr<Work> work_; // the classifier's threads and scratch
     void classifyRange(size_t from, size_t to, int thread);
+    // The constructor's work, for bitsets of FixedWords words (0: words_).
+    template <size_t FixedWords>
+    void form(const Network& net, const OptimusGroupRules& rules, const Classify& classify,
+              const std::function<bool()>& cancelled);
     std::vector<double> split_; // split() (by group)
     std::vector<std::vector<uint32_t>> byMin_, valid_;
     std::vector<OptimusVertexLimit> limits_;
