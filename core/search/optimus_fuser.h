@@ -94,8 +94,8 @@ struct OptimusFuserResult {
     // Of those, classified from their components' records without costing them (shown invalid
     // or dominated: docs/model-notes.md, "Optimus inherited sub-groups").
     int64_t groups_inherited = 0;
-    // Of those, costed exactly from their component's records and figures without the coster
-    // (docs/model-notes.md, "Optimus costs from records").
+    // Of those, costed exactly (or shown invalid) from their component's records and figures
+    // without the coster (docs/model-notes.md, "Optimus costs from records").
     int64_t costed_from_records = 0;
     // Groups whose cost the coster computed: formed and not deferred (or deferred and costed
     // by the DP), not inherited and not costed from records.

@@ -751,16 +751,18 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         // Optimus Alg. 2 does not make `first` ISOA, or none of its consumers in C would be ISOA
         // (Σ dp0 = Σ min(dp1, dp0) over them) — keeps C's ISOA decision, extents and outputs:
         // its operators' terms of Optimus Eq. 4 at the smallest tile are C's and `first`'s, its
-        // outside tensors are its records. When they fit and Optimus Eq. 3 has one sub-group
-        // (weights resident, or a tile as high as the outputs), its cost follows exactly:
-        // inputs + outputs + weights, as the classifier would find it. Else (invalid, or the t_h
-        // search) the classifier costs it. The bound of the groups holding it is C's plus
+        // outside tensors are its records. When they do not fit it is invalid (no Optimus Eq. 4
+        // solution); when they fit and Optimus Eq. 3 has one sub-group (weights resident, or a
+        // tile as high as the outputs), its cost follows exactly: inputs + outputs + weights,
+        // as the classifier would find it. Else (the t_h search) the classifier costs it. The
+        // bound of the groups holding it is C's plus
         // `first`'s term: only C's undecided operators can change state with `first` inside,
         // and none to more channels than the bound counts, so it is exact where no consumer of
         // `first` would be ISOA and no lower than the classifier's elsewhere.
         struct FromRecords {
             double cost = 0;
             int64_t ops = 0, least = 0, upper = std::numeric_limits<int64_t>::max(), most = 1;
+            bool invalid = false; // no Optimus Eq. 4 solution: its fmaps exceed the buffer
         };
         auto fromRecordsClass = [&]() -> std::optional<FromRecords> {
             if (!fromRecordsMay || !built) return std::nullopt;
@@ -782,7 +784,12 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
                 r.most = std::max<int64_t>(r.most, x.tileRows);
             }
             const int64_t fmap = satAdd(outside, r.ops);
-            if (fmap >= big || fmap > rules.capacity_bits / defer->act_bits) return std::nullopt;
+            if (fmap >= big) return std::nullopt;
+            if (fmap > rules.capacity_bits / defer->act_bits) {
+                r.invalid = true; // whatever Optimus Eq. 3 would say
+                r.cost = std::numeric_limits<double>::infinity();
+                return r;
+            }
             if (upperWanted && r.upper >= big) return std::nullopt;
             const bool resident =
                 satAdd(satMul(fmap, defer->act_bits), satMul(weights, defer->weight_bits)) <=
@@ -834,17 +841,21 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
             // every component keeps its decision and `first` is not ISOA.
             figuresOf(first, chosenAt.data(), chosenCount, fo, recorded_[info_[id].rec]);
         } else if (const std::optional<FromRecords> r = fromRecordsClass()) {
-            // Costed from records (above): valid, never hopeless; its bounds as the classifier
-            // gives them for a group that fits.
+            // Costed from records (above). Valid: never hopeless, its bounds as the classifier
+            // gives them for a group that fits. Invalid: its operators at min(T_c, C_out) bound
+            // the groups holding it (sound, where the classifier may find a tighter bound over
+            // the decisions they can impose, or call it hopeless), and it has no Optimus Eq. 4
+            // solution for the groups holding it that inherit from it.
             ++fromRecordsCount_;
             info_[id].cost = r->cost;
             info_[id].lowerBound = satMul(r->least, defer->act_bits);
-            if (upperWanted) {
+            if (upperWanted && !r->invalid) {
                 info_[id].upper = satMul(r->upper, defer->act_bits);
                 info_[id].upperRows = r->most;
             }
             Recorded& rec = recorded_[info_[id].rec];
             rec.fromRecords = true;
+            rec.infeasible = r->invalid;
             rec.opsFmap = r->ops;
             rec.opsLeast = r->least;
             rec.opsUpper = r->upper;

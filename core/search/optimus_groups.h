@@ -200,8 +200,9 @@ class OptimusGroupSpace {
     // them (docs/model-notes.md, "Optimus inherited sub-groups").
     int64_t recordsBuiltLater() const { return recordsBuiltLater_; }
     bool inherited(size_t g) const { return info_[g].inherited; }
-    // Groups whose exact cost was found from their component's records and figures instead of
-    // by the classifier (docs/model-notes.md, "Optimus costs from records"): counted as costed.
+    // Groups whose exact cost was found (or that were shown invalid) from their component's
+    // records and figures instead of by the classifier (docs/model-notes.md, "Optimus costs
+    // from records"): counted as costed.
     int64_t costedFromRecords() const { return fromRecordsCount_; }
     bool costedFromRecords(size_t g) const {
         return info_[g].rec != kNone && recorded_[info_[g].rec].fromRecords;
