@@ -104,23 +104,10 @@ OptimusDeferral OptimusCoster::deferral() const {
     d.rows = outH_;
     d.compute = compute_;
     // As the windows here (vertexWindow on each axis).
-    auto windowOn = [this]<int axis>() {
-        return [dims = dims_, win = vwin_](LayerId v, int64_t r) {
-            const Window& w = win[2 * size_t(v) + size_t(axis)];
-            switch (w.kind) {
-            case Window::identity:
-                return r;
-            case Window::conv:
-                return std::min((r - 1) * w.stride + w.extent, w.input);
-            case Window::other:
-                break;
-            }
-            if constexpr (axis == 0) return dims[size_t(v)].windowY(r);
-            return dims[size_t(v)].windowX(r);
-        };
+    d.windows = vwin_;
+    d.other_read = [dims = dims_](LayerId v, int axis, int64_t r) {
+        return axis == 0 ? dims[size_t(v)].windowY(r) : dims[size_t(v)].windowX(r);
     };
-    d.rows_read = windowOn.operator()<0>();
-    d.cols_read = windowOn.operator()<1>();
     d.channels = outC_;
     d.cols = outW_;
     d.channel_tile = Tc_;
@@ -465,8 +452,9 @@ void OptimusCoster::extents(int axis, int64_t t, int64_t* r, int64_t* e) const {
 // Whether Optimus Eq. 4's left-hand side at t_h = th (the widths at the smallest tile: the line
 // buffer) stays within `limit`: every outside tensor once with all its channels and the
 // largest window read of it, then every operator's output at t_c(l). One pass up that stops
-// as soon as the sum, which only grows, exceeds the limit.
-bool OptimusCoster::fmapFits(int64_t th, int64_t limit) {
+// as soon as the sum, which only grows, exceeds the limit. When it fits, `operators` (if
+// given) gets the operators' part of the sum.
+bool OptimusCoster::fmapFits(int64_t th, int64_t limit, int64_t* operators) {
     const LayerId* __restrict m = m_->data();
     const int64_t* __restrict outH = outH_.data();
     const int64_t* __restrict outC = outC_.data();
@@ -484,7 +472,7 @@ bool OptimusCoster::fmapFits(int64_t th, int64_t limit) {
     const int32_t* __restrict readOut = readOut_.data();
     int64_t* __restrict teh = teh_.data();
     int64_t* __restrict rows = th_.data();
-    int64_t total = 0;
+    int64_t total = 0, ops = 0;
     for (size_t o = 0; o < nOutside_; ++o) {
         teh[o] = 1;
         total += outC[size_t(outside[o])] * ew[o];
@@ -496,7 +484,10 @@ bool OptimusCoster::fmapFits(int64_t th, int64_t limit) {
         int64_t r = rows[k];
         if (!inside[k]) r = std::max(r, std::min(th, full));
         r = std::clamp<int64_t>(r, 1, full);
-        if (!concat[v]) total += tc[k] * r * rw[k];
+        if (!concat[v]) {
+            total += tc[k] * r * rw[k];
+            ops += tc[k] * r * rw[k];
+        }
         if (total > limit) return false;
         const int32_t p0 = prodBeg[k], p1 = prodEnd[k];
         const int32_t r0 = readBeg[k], r1 = readEnd[k];
@@ -513,6 +504,7 @@ bool OptimusCoster::fmapFits(int64_t th, int64_t limit) {
             teh[o] = need;
         }
     }
+    if (operators) *operators = ops;
     return total <= limit;
 }
 
@@ -587,9 +579,24 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members, int
         const int64_t base = ifmap + ofmap;
         const int64_t kMax =
             ceiling >= base ? (ceiling - base) / std::max<int64_t>(weights, 1) : -1;
+        // One sub-group first, where it is within the ceiling: the full tile (t_h = O_h, every
+        // output whole) is where most such groups fit, which a bisection would reach last; and
+        // its operators' terms let the groups holding this one be costed from records
+        // (OptimusGroupClass::operator_full).
+        if (kMax >= 1 && b > 1) {
+            int64_t full = 0;
+            if (fmapFits(oh, capElems, &full)) {
+                c.memory_cost = satAdd(base, weights);
+                c.operator_full = full;
+                end();
+                return c;
+            }
+            a = 2;
+            fails = oh;
+        }
         if (kMax < b) {
             const int64_t t = kMax >= 1 ? std::max(lo, ceilDiv(oh, kMax)) : 0;
-            if (kMax < 1 || !fmapFits(t, capElems)) {
+            if (kMax < 1 || t >= fails || !fmapFits(t, capElems)) {
                 c.subgroups = std::max<int64_t>(kMax, 0) + 1;
                 c.memory_cost = satAdd(base, satMul(c.subgroups, weights));
                 end();
@@ -836,6 +843,7 @@ OptimusGroupClass OptimusCoster::classOf(const Cost& c) {
         k.operator_fmap = c.operator_fmap;
         k.operator_least = c.operator_least;
         k.operator_upper = c.operator_upper;
+        k.operator_full = c.operator_full;
     }
     return k;
 }

@@ -64,6 +64,10 @@ class OptimusCoster {
         // found whether the group fits or not), else INT64_MAX.
         int64_t operator_least = 0;
         int64_t operator_upper = INT64_MAX;
+        // Optimus Eq. 4's operator terms under the group's own decision at the full tile (t_h =
+        // O_h: every output whole), elements, where weights are streamed and that tile fits (one
+        // sub-group); else -1 (not found).
+        int64_t operator_full = -1;
     };
     // What a group space needs of a cost besides the cost itself (OptimusGroupClass: the
     // bounds, feasibility, sub-groups); the class's cost is left infinite.
@@ -91,7 +95,7 @@ class OptimusCoster {
     void decideBound();
     char certainState(size_t k) const;
     void extents(int axis, int64_t t, int64_t* r, int64_t* e) const;
-    bool fmapFits(int64_t th, int64_t limit);
+    bool fmapFits(int64_t th, int64_t limit, int64_t* operators = nullptr);
     int64_t joinedBound(size_t o);
     void producersIsoa();
     int64_t outsideBound(bool withStates);
@@ -151,10 +155,7 @@ class OptimusCoster {
     int64_t weakest_ = 0;           // the same at min(T_c, C_out) for every operator
     std::vector<uint32_t> charged_; // by layer: == stamp_ when charged in this bound
     uint32_t stamp_ = 0;
-    struct Window {
-        enum Kind : uint8_t { identity, conv, other } kind = conv;
-        int64_t stride = 1, extent = 1, input = 1;
-    };
+    using Window = OptimusDeferral::WindowRead;
     std::vector<Window> vwin_; // per layer and axis
 };
 

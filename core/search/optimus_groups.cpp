@@ -400,6 +400,7 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         // Optimus Alg. 2 at 1 × 1 over the first vertex's consumers in the group (Σ dp0, Σ
         // min(dp1, dp0)), and its extents at the smallest tile.
         int64_t acc1 = 0, acc0 = 0, rh = 1, rw = 1;
+        int64_t fh = 1; // its rows at the full tile
     };
     std::vector<uint32_t> lazyBuilt; // groups of earlier vertices given records at this one
     // What a group's records keep of its class (for the groups holding it).
@@ -409,6 +410,7 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         r.opsFmap = c.operator_fmap;
         r.opsLeast = c.operator_least;
         r.opsUpper = c.operator_upper;
+        r.opsFull = c.operator_full;
     };
     // Appends the records of a group with first vertex `first` formed from `comps` (none for
     // `first` alone; unless `append` is false), and finds what they tell of `first`; false
@@ -420,7 +422,7 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         const uint32_t recBeg = uint32_t(records_.size());
         fo.recBeg = recBeg;
         const size_t f = size_t(first);
-        int64_t acc1 = 0, acc0 = 0, ah = 1, aw = 1, rh = 1, rw = 1;
+        int64_t acc1 = 0, acc0 = 0, ah = 1, aw = 1, rh = 1, rw = 1, fh = 1;
         // One component (most groups): its records are merged already, so the others than
         // `first`'s are copied as they are read.
         const bool copy = append && count == 1;
@@ -440,6 +442,7 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
                 aw = std::max<int64_t>(aw, x.cols);
                 rh = std::max<int64_t>(rh, x.tileRows);
                 rw = std::max<int64_t>(rw, x.tileCols);
+                fh = std::max<int64_t>(fh, x.fullRows);
             }
         }
         // Optimus Alg. 2 at t_h · t_w = 1 · 1 for `first`, as the coster finds it.
@@ -452,9 +455,12 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         if (count == 0) {
             rh = std::max(rh, defer->tile_rows);
             rw = defer->cols[f];
+            fh = defer->rows[f]; // at the full tile, all of them
         }
         rh = std::clamp<int64_t>(rh, 1, defer->rows[f]);
         rw = std::clamp<int64_t>(rw, 1, defer->cols[f]);
+        fh = std::clamp<int64_t>(fh, 1, defer->rows[f]);
+        fo.fh = fh;
         fo.least = std::min(defer->channel_tile, defer->channels[f]) * rh * rw;
         fo.acc1 = acc1;
         fo.acc0 = acc0;
@@ -469,13 +475,14 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
             int32_t& at = recordAt[size_t(p)];
             if (at < 0) {
                 at = int32_t(records_.size());
-                records_.push_back({p, 1, 1, 1, 1, 0, 0});
+                records_.push_back({p, 1, 1, 1, 1, 1, 0, 0});
             }
             Record& x = records_[size_t(at)];
             x.rows = std::max(x.rows, r.rows);
             x.cols = std::max(x.cols, r.cols);
             x.tileRows = std::max(x.tileRows, r.tileRows);
             x.tileCols = std::max(x.tileCols, r.tileCols);
+            x.fullRows = std::max(x.fullRows, r.fullRows);
             const int64_t a1 = r.acc1, a0 = r.acc0;
             x.acc1 = satAdd(x.acc1, a1);
             x.acc0 = satAdd(x.acc0, a0);
@@ -497,6 +504,7 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
                               int32_t(defer->cols_read(first, aw)),
                               int32_t(defer->rows_read(first, rh)),
                               int32_t(defer->cols_read(first, rw)),
+                              int32_t(defer->rows_read(first, fh)),
                               d0,
                               std::min(d1, d0)};
         for (LayerId p : net.layer(first).inputs)
@@ -547,16 +555,19 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         int64_t ops = op ? (fo.isoa ? tcMin : C) * area : 0;
         int64_t least = op ? tcMin * area : 0;
         int64_t upper = op ? (fo.isoa && !mayForce ? tcMin : C) * area : 0;
+        int64_t full = op ? (fo.isoa ? tcMin : C) * fo.fh * fo.rw : 0;
         for (size_t j = 0; j < count; ++j) {
             const Recorded& c = recorded_[info_[comps[j]].rec];
             if (c.opsFmap < 0) return false; // not known
             ops = satAdd(ops, c.opsFmap);
             least = satAdd(least, c.opsLeast);
             upper = satAdd(upper, c.opsUpper); // INT64_MAX (not known) when a component's is not
+            full = full < 0 || c.opsFull < 0 ? -1 : satAdd(full, c.opsFull);
         }
         rec.opsFmap = ops;
         rec.opsLeast = least;
         rec.opsUpper = upper;
+        rec.opsFull = full;
         return true;
     };
     // What the group's components add up to (for {u} alone: nothing).
@@ -708,10 +719,14 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         const uint32_t comp = chosenCount == 1 ? chosenAt[0] : kNone;
         // ⌈O_h / min(T_h, O_h)⌉ = 1: the smallest tile is as high as the outputs.
         const bool oneTile = defer && oh <= defer->tile_rows;
-        const bool fromRecordsMay =
-            recordsHere && comp != kNone && !deferNow && !parts.hopeless && anyCompute &&
-            info_[comp].rec != kNone && recorded_[info_[comp].rec].opsFmap >= 0 &&
-            (satMul(weights, defer->weight_bits) <= rules.capacity_bits || oneTile);
+        // Optimus Eq. 3 has more than one sub-group unless the full tile fits: the weights alone
+        // exceed the buffer and the tile is lower than the outputs.
+        const bool thSearch =
+            defer && satMul(weights, defer->weight_bits) > rules.capacity_bits && !oneTile;
+        const bool fromRecordsMay = recordsHere && comp != kNone && !deferNow && !parts.hopeless &&
+                                    anyCompute && info_[comp].rec != kNone &&
+                                    recorded_[info_[comp].rec].opsFmap >= 0 &&
+                                    (!thSearch || recorded);
         const bool built = recorded || (fromRecordsMay &&
                                         buildRecords(ensureRecords, first, chosenAt.data(), 1, fo));
         // Where the space defers, a group to be costed that holds a component without an
@@ -786,6 +801,9 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
             const int64_t fmap = satAdd(outside, r.ops);
             if (fmap >= big) return std::nullopt;
             if (fmap > rules.capacity_bits / defer->act_bits) {
+                // Where the weights need more than one sub-group the classifier's bounds prune
+                // more than they cost (docs/model-notes.md).
+                if (thSearch) return std::nullopt;
                 r.invalid = true; // whatever Optimus Eq. 3 would say
                 r.cost = std::numeric_limits<double>::infinity();
                 return r;
@@ -794,7 +812,18 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
             const bool resident =
                 satAdd(satMul(fmap, defer->act_bits), satMul(weights, defer->weight_bits)) <=
                 rules.capacity_bits;
-            if (!resident && !oneTile) return std::nullopt; // the t_h search
+            if (!resident && !oneTile) {
+                // The t_h search: one sub-group when the full tile fits (every output whole:
+                // t_h = O_h), else the classifier finds how many.
+                if (figures.opsFull < 0) return std::nullopt;
+                int64_t full = figures.opsFull;
+                for (size_t k = recBeg; k < records_.size(); ++k) {
+                    const Record& x = records_[k];
+                    full = satAdd(full, satMul(defer->channels[size_t(x.tensor)],
+                                               int64_t(x.fullRows) * int64_t(x.tileCols)));
+                }
+                if (full > rules.capacity_bits / defer->act_bits) return std::nullopt;
+            }
             r.cost = double(satAdd(satAdd(in, ofmap), weights));
             return r;
         };

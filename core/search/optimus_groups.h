@@ -36,6 +36,7 @@
 
 #include "network/network.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -75,10 +76,29 @@ struct OptimusDeferral {
     // of its operators, with its parts' lower bounds, never hopeless).
     int64_t unproven_sample = 10000;
     double max_unproven = 0.01;
-    // Rows of its inputs a layer reads to produce `rows` rows (Optimus §5.2's R(l − 1, t)),
-    // and columns for `cols` columns.
-    std::function<int64_t(LayerId, int64_t rows)> rows_read;
-    std::function<int64_t(LayerId, int64_t cols)> cols_read;
+    // Rows of its inputs a layer reads to produce `n` rows (Optimus §5.2's R(l − 1, t)), and
+    // columns for `n` columns: by layer and axis (2 · layer + axis) its window — the same
+    // rows, (n − 1) · stride + extent clipped to the input, or another (`other_read`).
+    struct WindowRead {
+        enum Kind : uint8_t { identity, conv, other } kind = identity;
+        int64_t stride = 1, extent = 1, input = 1;
+    };
+    std::vector<WindowRead> windows;
+    std::function<int64_t(LayerId, int axis, int64_t n)> other_read;
+    int64_t read(LayerId v, int axis, int64_t n) const {
+        const WindowRead& w = windows[2 * size_t(v) + size_t(axis)];
+        switch (w.kind) {
+        case WindowRead::identity:
+            return n;
+        case WindowRead::conv:
+            return std::min((n - 1) * w.stride + w.extent, w.input);
+        case WindowRead::other:
+            break;
+        }
+        return other_read(v, axis, n);
+    }
+    int64_t rows_read(LayerId v, int64_t n) const { return read(v, 0, n); }
+    int64_t cols_read(LayerId v, int64_t n) const { return read(v, 1, n); }
     // For groups classified without costing them (docs/model-notes.md, "Optimus inherited
     // sub-groups"): by layer, output channels C_out and columns O_w; T_c.
     std::vector<int64_t> channels, cols;
@@ -134,6 +154,9 @@ struct OptimusGroupClass {
     int64_t operator_fmap = -1;
     int64_t operator_least = 0;
     int64_t operator_upper = std::numeric_limits<int64_t>::max();
+    // And Optimus Eq. 4's operator terms under its own decision at the full tile, where every
+    // output holds all its rows (elements; < 0: not known).
+    int64_t operator_full = -1;
 };
 
 // A vertex whose groups were limited by the bounds.
@@ -270,11 +293,12 @@ class OptimusGroupSpace {
     std::vector<Info> info_;
     // By group, for each outside tensor its readers in the group read: Optimus Alg. 2 at 1 × 1
     // over them (Σ dp0, Σ min(dp1, dp0), once per edge) and the largest window they read of
-    // it there and at the smallest tile.
+    // it there, at the smallest tile and at the full tile (every output whole).
     struct Record {
         LayerId tensor = kNoLayer;
         int32_t rows = 1, cols = 1;         // at 1 × 1
         int32_t tileRows = 1, tileCols = 1; // at the smallest tile
+        int32_t fullRows = 1;               // at the full tile (the columns are the same)
         int64_t acc1 = 0, acc0 = 0;
     };
     std::vector<Record> records_;
@@ -287,8 +311,9 @@ class OptimusGroupSpace {
         bool built = false;       // its records are [recBeg, recEnd) (else not built yet)
         bool fromRecords = false; // costed from its component's records (costedFromRecords())
         // Its operators' figures once costed (OptimusGroupClass::operator_fmap, _least,
-        // _upper).
+        // _upper, _full).
         int64_t opsFmap = -1, opsLeast = 0, opsUpper = std::numeric_limits<int64_t>::max();
+        int64_t opsFull = -1;
     };
     std::vector<Recorded> recorded_;
     // By group, together: its components (see components()), and where each group's end.
