@@ -7,6 +7,7 @@
 #include <bit>
 #include <chrono>
 #include <condition_variable>
+#include <iterator>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -258,23 +259,12 @@ OptimusGroupSpace::OptimusGroupSpace(const Network& net, const OptimusGroupRules
     words_ = size_t(net.size() + 63) / 64;
     // Forming reads and writes bitsets of `words_` words at every step: for the common sizes
     // the count is a constant, so that the loops over words unroll.
-    switch (words_) {
-    case 1:
-        form<1>(net, rules, classify, cancelled);
-        break;
-    case 2:
-        form<2>(net, rules, classify, cancelled);
-        break;
-    case 3:
-        form<3>(net, rules, classify, cancelled);
-        break;
-    case 4:
-        form<4>(net, rules, classify, cancelled);
-        break;
-    default:
-        form<0>(net, rules, classify, cancelled);
-        break;
-    }
+    using Form = void (OptimusGroupSpace::*)(const Network&, const OptimusGroupRules&,
+                                             const Classify&, const std::function<bool()>&);
+    static constexpr Form kForm[] = {&OptimusGroupSpace::form<0>, &OptimusGroupSpace::form<1>,
+                                     &OptimusGroupSpace::form<2>, &OptimusGroupSpace::form<3>,
+                                     &OptimusGroupSpace::form<4>};
+    (this->*kForm[words_ < std::size(kForm) ? words_ : 0])(net, rules, classify, cancelled);
 }
 
 template <size_t FixedWords>
