@@ -9,14 +9,7 @@ namespace lf {
 
 inline int64_t OptimusCoster::vertexWindow(size_t v, int axis, int64_t r) const {
     const Window& w = vwin_[2 * v + size_t(axis)];
-    switch (w.kind) {
-    case Window::identity:
-        return r;
-    case Window::conv:
-        return std::min((r - 1) * w.stride + w.extent, w.input); // (T−1)·S + E, clipped
-    case Window::other:
-        break;
-    }
+    if (w.kind != Window::other) return w.read(r);
     const LayerDims& d = dims_[v];
     return axis == 0 ? d.windowY(r) : d.windowX(r);
 }

@@ -759,11 +759,12 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         // outside tensors are its records. When they do not fit it is invalid (no Optimus Eq. 4
         // solution); when they fit and Optimus Eq. 3 has one sub-group (weights resident, or a
         // tile as high as the outputs), its cost follows exactly: inputs + outputs + weights,
-        // as the classifier would find it. Else (the t_h search) the classifier costs it. The
-        // bound of the groups holding it is C's plus
-        // `first`'s term: only C's undecided operators can change state with `first` inside,
-        // and none to more channels than the bound counts, so it is exact where no consumer of
-        // `first` would be ISOA and no lower than the classifier's elsewhere.
+        // as the classifier would find it; with streamed weights, when its fmaps at the full
+        // tile fit (one sub-group). Else (the t_h search) the classifier costs it. The bound
+        // of the groups holding it is C's plus `first`'s term: only C's undecided operators
+        // can change state with `first` inside, and none to more channels than the bound
+        // counts, so it is exact where no consumer of `first` would be ISOA and no lower than
+        // the classifier's elsewhere.
         struct FromRecords {
             double cost = 0;
             int64_t ops = 0, least = 0, upper = std::numeric_limits<int64_t>::max(), most = 1;
@@ -791,8 +792,8 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
             const int64_t fmap = satAdd(outside, r.ops);
             if (fmap >= big) return std::nullopt;
             if (fmap > rules.capacity_bits / defer->act_bits) {
-                // Where the weights need more than one sub-group the classifier's bounds prune
-                // more than they cost (docs/model-notes.md).
+                // Where the weights alone exceed the buffer the classifier's bounds (hopeless)
+                // prune more than costing it costs (docs/model-notes.md).
                 if (thSearch) return std::nullopt;
                 r.invalid = true; // whatever Optimus Eq. 3 would say
                 r.cost = std::numeric_limits<double>::infinity();
@@ -1017,41 +1018,31 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         bool overflow = false, countOnly = false;
         int64_t counted = 0;
         Parts parts; // of the chosen components
-        // The group of the components chosen so far (every head passed).
-        auto leaf = [&](size_t depth) __attribute__((always_inline)) {
-            if (cancelled_ || overflow || depth == 0) return;
-            if ((++formed & 0xff) == 0 && cancelled && cancelled()) {
-                cancelled_ = true;
-                return;
-            }
-            if (++counted >= allowance) {
-                overflow = true; // over the vertex's share: see below
-                return;
-            }
-            if (countOnly) return;
-            const uint64_t* cm = at(depth, 0);
-            for (size_t k = 0; k < W; ++k)
-                nb[k] = (at(depth, 4)[k] | row(adj, u)[k]) & ~cm[k];
-            chosenCount = depth;
-            addGroup(u, size, cm, at(depth, 1), at(depth, 2), nb.data(), at(depth, 5), parts);
-        };
-        // Heads i… of the group of `depth` components chosen so far; past the last head, the
-        // group itself (inlined there: most calls would be those).
         auto rec = [&](auto&& self, size_t i, size_t depth) -> void {
             if (cancelled_ || overflow) return;
             const uint64_t* cm = at(depth, 0);
-            const bool last = i + 1 == heads.size();
-            auto next = [&](size_t d) __attribute__((always_inline)) {
-                if (last)
-                    leaf(d);
-                else
-                    self(self, i + 1, d);
-            };
-            if (testBit(at(depth, 3), heads[i])) { // already in a chosen component
-                next(depth);
+            if (i == heads.size()) {
+                if (depth == 0) return;
+                if ((++formed & 0xff) == 0 && cancelled && cancelled()) {
+                    cancelled_ = true;
+                    return;
+                }
+                if (++counted >= allowance) {
+                    overflow = true; // over the vertex's share: see below
+                    return;
+                }
+                if (countOnly) return;
+                for (size_t k = 0; k < W; ++k)
+                    nb[k] = (at(depth, 4)[k] | row(adj, u)[k]) & ~cm[k];
+                chosenCount = depth;
+                addGroup(u, size, cm, at(depth, 1), at(depth, 2), nb.data(), at(depth, 5), parts);
                 return;
             }
-            if (!fanOut) next(depth); // heads[i] stays outside the group
+            if (testBit(at(depth, 3), heads[i])) { // already in a chosen component
+                self(self, i + 1, depth);
+                return;
+            }
+            if (!fanOut) self(self, i + 1, depth); // heads[i] stays outside the group
             for (uint32_t g : owned[i]) {
                 if (rules.prune_hopeless && info_[g].hopeless) continue; // see ownedOf
                 const uint64_t* gm = bits(g);
@@ -1095,7 +1086,7 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
                 }
                 size += info_[g].size;
                 chosenAt[depth] = g;
-                next(depth + 1);
+                self(self, i + 1, depth + 1);
                 size -= info_[g].size;
                 parts = was;
             }

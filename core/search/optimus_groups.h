@@ -82,20 +82,16 @@ struct OptimusDeferral {
     struct WindowRead {
         enum Kind : uint8_t { identity, conv, other } kind = identity;
         int64_t stride = 1, extent = 1, input = 1;
+        // What an identity or conv window reads for `n` (another is the layer's own).
+        int64_t read(int64_t n) const {
+            return kind == identity ? n : std::min((n - 1) * stride + extent, input); // (n−1)·S+E
+        }
     };
     std::vector<WindowRead> windows;
     std::function<int64_t(LayerId, int axis, int64_t n)> other_read;
     int64_t read(LayerId v, int axis, int64_t n) const {
         const WindowRead& w = windows[2 * size_t(v) + size_t(axis)];
-        switch (w.kind) {
-        case WindowRead::identity:
-            return n;
-        case WindowRead::conv:
-            return std::min((n - 1) * w.stride + w.extent, w.input);
-        case WindowRead::other:
-            break;
-        }
-        return other_read(v, axis, n);
+        return w.kind == WindowRead::other ? other_read(v, axis, n) : w.read(n);
     }
     int64_t rows_read(LayerId v, int64_t n) const { return read(v, 0, n); }
     int64_t cols_read(LayerId v, int64_t n) const { return read(v, 1, n); }
