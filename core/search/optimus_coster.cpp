@@ -478,8 +478,9 @@ bool OptimusCoster::fmapFits(int64_t th, int64_t limit, int64_t* operators) {
         if (!inside[k]) r = std::max(r, std::min(th, full));
         r = std::clamp<int64_t>(r, 1, full);
         if (!concat[v]) {
-            total += tc[k] * r * rw[k];
-            ops += tc[k] * r * rw[k];
+            const int64_t term = tc[k] * r * rw[k];
+            total += term;
+            ops += term;
         }
         if (total > limit) return false;
         const int32_t p0 = prodBeg[k], p1 = prodEnd[k];
