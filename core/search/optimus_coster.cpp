@@ -4,6 +4,8 @@
 #include "util/checked.h"
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 
 namespace lf {
 
@@ -14,22 +16,45 @@ inline int64_t OptimusCoster::vertexWindow(size_t v, int axis, int64_t r) const 
     return axis == 0 ? d.windowY(r) : d.windowX(r);
 }
 
-OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t capacity_bits)
-    : cap_(capacity_bits), abits_(hw.precision.act_bits), wbits_(hw.precision.weight_bits) {
+template <class F>
+void OptimusCoster::eachArray(size_t n, size_t inEdges, size_t succEdges, F&& f) {
+    const size_t edges = std::max(inEdges, succEdges) + 1;
+    f(dims_, n);
+    f(vwin_, 2 * n);
+    for (auto* a : {&weights_, &outC_, &outH_,   &outW_,  &elems_, &acc1_, &acc0_, &rh_,
+                    &rw_,      &ah_,   &aw_,     &dp1_,   &dp0_,   &tc_,   &th_,   &eh_,
+                    &ew_,      &teh_,  &joined_, &extra_, &owed_,  &eah_,  &eaw_})
+        f(*a, n);
+    for (auto* a : {&inStart_, &succStart_})
+        f(*a, n + 1);
+    f(inList_, inEdges);
+    f(succList_, succEdges);
+    for (auto* a : {&slot_, &outIndex_, &prodBeg_, &prodEnd_, &childCount_, &readBeg_, &readEnd_,
+                    &firstK_, &firstPos_, &outside_})
+        f(*a, n);
+    for (auto* a : {&prodSlot_, &readOut_})
+        f(*a, edges);
+    f(charged_, n);
+    for (auto* a : {&concat_, &compute_, &joinable_, &inside_, &output_, &isoa_, &mayForce_,
+                    &state_, &matched_, &topForced_, &neverIsoa_})
+        f(*a, n);
+}
+
+OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t capacity_bits) {
+    cap_ = capacity_bits;
+    abits_ = hw.precision.act_bits;
+    wbits_ = hw.precision.weight_bits;
     const OptimusThroughput tp = optimusThroughput(hw);
     Tc_ = tp.tc;
     Th_ = tp.th;
     const size_t n = size_t(net.size());
-    dims_.resize(n);
-    weights_.assign(n, 0);
-    outC_.resize(n);
-    outH_.resize(n);
-    outW_.resize(n);
-    elems_.resize(n);
-    concat_.resize(n);
-    compute_.resize(n);
-    inStart_.assign(n + 1, 0);
-    succStart_.assign(n + 1, 0);
+    size_t inEdges = 0, succEdges = 0;
+    for (LayerId v = 0; v < net.size(); ++v) {
+        inEdges += net.layer(v).inputs.size();
+        succEdges += net.successors(v).size();
+    }
+    layOut(n, inEdges, succEdges, true);
+    int32_t in = 0, out = 0;
     for (LayerId v = 0; v < net.size(); ++v) {
         const Layer& l = net.layer(v);
         if (l.type != LayerType::input) {
@@ -42,13 +67,13 @@ OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t cap
         elems_[size_t(v)] = l.out.elements();
         concat_[size_t(v)] = l.type == LayerType::concat;
         compute_[size_t(v)] = isCompute(l.type);
-        inList_.insert(inList_.end(), l.inputs.begin(), l.inputs.end());
-        inStart_[size_t(v) + 1] = int32_t(inList_.size());
-        const auto& s = net.successors(v);
-        succList_.insert(succList_.end(), s.begin(), s.end());
-        succStart_[size_t(v) + 1] = int32_t(succList_.size());
+        for (const LayerId p : l.inputs)
+            inList_[size_t(in++)] = p;
+        inStart_[size_t(v) + 1] = in;
+        for (const LayerId s : net.successors(v))
+            succList_[size_t(out++)] = s;
+        succStart_[size_t(v) + 1] = out;
     }
-    vwin_.resize(2 * n);
     for (size_t v = 0; v < n; ++v) {
         const LayerDims& d = dims_[v];
         for (int axis = 0; axis < 2; ++axis) {
@@ -70,39 +95,61 @@ OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t cap
         for (int64_t r = 1; symmetric_ && y.kind == Window::other && r <= outH_[v]; ++r)
             symmetric_ = vertexWindow(v, 0, r) == vertexWindow(v, 1, r);
     }
-    slot_.assign(n, -1);
-    outIndex_.assign(n, -1);
-    const size_t edges = std::max(inList_.size(), succList_.size()) + 1;
-    for (auto* v : {&prodBeg_, &prodEnd_, &childCount_, &readBeg_, &readEnd_, &firstK_, &firstPos_})
-        v->assign(n, 0);
-    for (auto* v : {&prodSlot_, &readOut_})
-        v->assign(edges, 0);
-    for (auto* v :
-         {&inside_, &output_, &isoa_, &mayForce_, &state_, &matched_, &neverIsoa_, &topForced_})
-        v->assign(n, 0);
-    for (auto* v : {&rh_, &rw_, &ah_, &aw_, &dp1_, &dp0_, &tc_, &th_, &eh_, &ew_, &eah_, &eaw_,
-                    &teh_, &joined_, &extra_, &owed_, &acc1_, &acc0_})
-        v->assign(n, 0);
-    outside_.assign(n, kNoLayer);
-    charged_.assign(n, 0);
-    joinable_.assign(n, 1);
+    std::fill(slot_.begin(), slot_.end(), -1);
+    std::fill(outIndex_.begin(), outIndex_.end(), -1);
+    std::fill(outside_.begin(), outside_.end(), kNoLayer);
     for (LayerId v = 0; v < net.size(); ++v)
         joinable_[size_t(v)] = net.layer(v).type != LayerType::input;
 }
 
+// Every array in one allocation, each at a 16-byte boundary, in eachArray()'s order: the
+// offsets follow from the counts alone, so a copy lays out its copy of the arena the same way.
+void OptimusCoster::layOut(size_t n, size_t inEdges, size_t succEdges, bool construct) {
+    size_t bytes = 0;
+    eachArray(n, inEdges, succEdges, [&](auto& a, size_t count) {
+        using T = std::remove_reference_t<decltype(a[0])>;
+        static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+        bytes = (bytes + 15) / 16 * 16 + count * sizeof(T);
+    });
+    if (construct) {
+        arena_.size = bytes;
+        arena_.bytes = std::make_unique<std::byte[]>(bytes); // value-initialized: zeros
+    }
+    bytes = 0;
+    eachArray(n, inEdges, succEdges, [&](auto& a, size_t count) {
+        using T = std::remove_reference_t<decltype(a[0])>;
+        bytes = (bytes + 15) / 16 * 16;
+        a.p_ = reinterpret_cast<T*>(arena_.bytes.get() + bytes);
+        a.n_ = count;
+        if (construct) std::uninitialized_value_construct_n(a.p_, count);
+        bytes += count * sizeof(T);
+    });
+}
+
+detail::OptimusCosterData::Arena::Arena(const Arena& o)
+    : bytes(std::make_unique<std::byte[]>(o.size)), size(o.size) {
+    std::memcpy(bytes.get(), o.bytes.get(), size);
+}
+
+// Every member copied as it is; then the arrays point into the copy's arena.
+OptimusCoster::OptimusCoster(const OptimusCoster& o) : OptimusCosterData(o) {
+    layOut(dims_.size(), inList_.size(), succList_.size(), false);
+}
+
 OptimusDeferral OptimusCoster::deferral() const {
     OptimusDeferral d;
-    d.elems = elems_;
-    d.weights = weights_;
-    d.rows = outH_;
-    d.compute = compute_;
+    d.elems.assign(elems_.begin(), elems_.end());
+    d.weights.assign(weights_.begin(), weights_.end());
+    d.rows.assign(outH_.begin(), outH_.end());
+    d.compute.assign(compute_.begin(), compute_.end());
     // As the windows here (vertexWindow on each axis).
-    d.windows = vwin_;
-    d.other_read = [dims = dims_](LayerId v, int axis, int64_t r) {
+    d.windows.assign(vwin_.begin(), vwin_.end());
+    d.other_read = [dims = std::vector<LayerDims>(dims_.begin(), dims_.end())](LayerId v, int axis,
+                                                                               int64_t r) {
         return axis == 0 ? dims[size_t(v)].windowY(r) : dims[size_t(v)].windowX(r);
     };
-    d.channels = outC_;
-    d.cols = outW_;
+    d.channels.assign(outC_.begin(), outC_.end());
+    d.cols.assign(outW_.begin(), outW_.end());
     d.channel_tile = Tc_;
     // The fewest rows and columns a layer holds at the smallest tile of any group: alone (an
     // output) min(T_h, O_h) rows and all its columns; consumed, at least what one of its
@@ -127,7 +174,7 @@ OptimusDeferral OptimusCoster::deferral() const {
         }
     d.act_bits = abits_;
     d.weight_bits = wbits_;
-    d.joinable = joinable_;
+    d.joinable.assign(joinable_.begin(), joinable_.end());
     d.tile_rows = Th_;
     return d;
 }
@@ -151,7 +198,7 @@ void OptimusCoster::begin(const std::vector<LayerId>& members) {
     }
     weights_sum_ = weights;
     std::fill_n(childCount_.begin(), n_, 0);
-    for (std::vector<int64_t>* a : {&rh_, &rw_, &ah_, &aw_, &acc1_, &acc0_})
+    for (Flat<int64_t>* a : {&rh_, &rw_, &ah_, &aw_, &acc1_, &acc0_})
         std::fill_n(a->begin(), n_, 0);
 }
 

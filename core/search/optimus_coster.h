@@ -24,12 +24,103 @@
 #include "network/network.h"
 #include "search/optimus_groups.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace lf {
 
-class OptimusCoster {
+namespace detail {
+
+// What an OptimusCoster holds (its base, so that a copy copies every member as it is and then
+// only re-points the arrays at its own copy of the arena).
+struct OptimusCosterData {
+    // A fixed-size array in the coster's arena: every per-layer and per-edge array lives in
+    // one allocation, made once (see eachArray()), so that a coster costs a few allocations
+    // to build rather than one per array — the DP builds one per search, and for the small
+    // networks of Optimus Table 5 the allocations were a sizeable part of the search.
+    template <class T> struct Flat {
+        T* data() { return p_; }
+        const T* data() const { return p_; }
+        T* begin() { return p_; }
+        T* end() { return p_ + n_; }
+        const T* begin() const { return p_; }
+        const T* end() const { return p_ + n_; }
+        size_t size() const { return n_; }
+        T& operator[](size_t i) { return p_[i]; }
+        const T& operator[](size_t i) const { return p_[i]; }
+
+        T* p_ = nullptr;
+        size_t n_ = 0;
+    };
+    // The arena's bytes; a copy copies them.
+    struct Arena {
+        std::unique_ptr<std::byte[]> bytes;
+        size_t size = 0;
+        Arena() = default;
+        Arena(const Arena& o);
+        Arena& operator=(const Arena&) = delete;
+    };
+    Arena arena_;
+
+    int64_t cap_, abits_, wbits_, Tc_, Th_;
+    // The network, flat.
+    Flat<LayerDims> dims_;
+    Flat<int64_t> weights_, outC_, outH_, outW_, elems_;
+    Flat<char> concat_, compute_, joinable_;
+    Flat<int32_t> inStart_, inList_, succStart_, succList_;
+    // The group being costed. Every array is sized for the whole network once, so a group
+    // costs no allocation and no clearing: each pass writes what the next one reads.
+    const std::vector<LayerId>* m_ = nullptr;
+    size_t n_ = 0;           // members
+    Flat<int32_t> slot_;     // by LayerId, -1 outside the group
+    Flat<int32_t> outIndex_; // by LayerId: index into outside_, -1 otherwise
+    // By member: in-group producers and the outside tensors it reads (as indices into
+    // outside_), as ranges into the edge arrays; its consumer edges inside the group, and
+    // Optimus Alg. 2's sums over them (of dp0, and of min(dp1, dp0)), which the consumers add
+    // as they are met.
+    Flat<int32_t> prodBeg_, prodEnd_, prodSlot_, childCount_, readBeg_, readEnd_, readOut_;
+    Flat<int64_t> acc1_, acc0_;
+    Flat<int32_t> firstK_, firstPos_; // by outside tensor: its first reader and edge
+    std::vector<int32_t> order_;      // outside tensors in their first readers' order
+    Flat<char> inside_, output_;
+    Flat<char> isoa_;        // by member: ISOA in the decision (decide(), lowerBound())
+    Flat<char> mayForce_;    // a producer outside the group may join it
+    bool symmetric_ = false; // every layer: equal heights and widths, equal windows
+    // By member: extents at the smallest tile (rh_, rw_) and at 1 × 1 (ah_, aw_), Optimus Alg. 2's
+    // dp1/dp0, the channel tile t_c; scratch for the t_h search.
+    Flat<int64_t> rh_, rw_, ah_, aw_, dp1_, dp0_, tc_, th_;
+    // By outside tensor: windows read at the smallest tile (eh_, ew_) and in the search
+    // (teh_); the least it holds when its producer joins (joined_, -1: not yet) and the
+    // operators' share of forcing its readers off (extra_).
+    Flat<LayerId> outside_; // [0, nOutside_)
+    size_t nOutside_ = 0;
+    Flat<int64_t> eh_, ew_, teh_, joined_, extra_;
+    Flat<int64_t> owed_;      // Σ over its readers of (dp0 − min(dp1, dp0)) at 1 × 1
+    Flat<int64_t> eah_, eaw_; // by outside tensor: the windows read at 1 × 1
+    std::vector<size_t> tops_;
+    enum : char { kNotIsoa, kIsoa, kMaybe };
+    Flat<char> state_, matched_;
+    Flat<char> topForced_;    // by member: forced off from outside (lowerBound())
+    Flat<char> neverIsoa_;    // by outside tensor: its producer is never ISOA (producersIsoa())
+    int64_t weights_sum_ = 0; // found by begin()
+    int64_t ifmap_ = 0, ofmap_ = 0, oh_ = 1; // found by smallestTile()
+    bool joinedDone_ = false, isoaDone_ = false;
+    int64_t ops_ = 0;        // operatorBound at the smallest tile, found by decideBound()
+    int64_t opsMembers_ = 0; // Σ t_c · extents of the operators at the smallest tile
+    int64_t upper_ = 0;      // the operators' upper bound, found by decide(true)
+    int64_t mostRead_ = 1;   // the most rows read of an outside tensor at the smallest tile
+    int64_t weakest_ = 0;    // the same at min(T_c, C_out) for every operator
+    Flat<uint32_t> charged_; // by layer: == stamp_ when charged in this bound
+    uint32_t stamp_ = 0;
+    using Window = OptimusDeferral::WindowRead;
+    Flat<Window> vwin_; // per layer and axis
+};
+
+} // namespace detail
+
+class OptimusCoster : private detail::OptimusCosterData {
   public:
     OptimusCoster(const Network& net, const Hardware& hw, int64_t capacity_bits);
 
@@ -87,7 +178,15 @@ class OptimusCoster {
     // it.
     int64_t fmapAt(const std::vector<LayerId>& members, int64_t t_h, int64_t t_w);
 
+    OptimusCoster(const OptimusCoster& o);
+    OptimusCoster& operator=(const OptimusCoster&) = delete;
+
   private:
+    // Calls f(array, count) for every Flat array, with its count for a network of n layers
+    // with inEdges inputs and succEdges successors in all.
+    template <class F> void eachArray(size_t n, size_t inEdges, size_t succEdges, F&& f);
+    void layOut(size_t n, size_t inEdges, size_t succEdges, bool construct);
+
     void begin(const std::vector<LayerId>& members);
     void end();
     void smallestTile(int64_t lo, int64_t ow);
@@ -104,59 +203,6 @@ class OptimusCoster {
     int64_t inputsBound(size_t p, int64_t eh, int64_t ew, int depth);
     int64_t heldBound(size_t q, int64_t eh, int64_t ew, int depth);
     int64_t vertexWindow(size_t v, int axis, int64_t r) const;
-
-    int64_t cap_, abits_, wbits_, Tc_, Th_;
-    // The network, flat.
-    std::vector<LayerDims> dims_;
-    std::vector<int64_t> weights_, outC_, outH_, outW_, elems_;
-    std::vector<char> concat_, compute_, joinable_;
-    std::vector<int32_t> inStart_, inList_, succStart_, succList_;
-    // The group being costed. Every array is sized for the whole network once, so a group
-    // costs no allocation and no clearing: each pass writes what the next one reads.
-    const std::vector<LayerId>* m_ = nullptr;
-    size_t n_ = 0;                  // members
-    std::vector<int32_t> slot_;     // by LayerId, -1 outside the group
-    std::vector<int32_t> outIndex_; // by LayerId: index into outside_, -1 otherwise
-    // By member: in-group producers and the outside tensors it reads (as indices into
-    // outside_), as ranges into the edge arrays; its consumer edges inside the group, and
-    // Optimus Alg. 2's sums over them (of dp0, and of min(dp1, dp0)), which the consumers add
-    // as they are met.
-    std::vector<int32_t> prodBeg_, prodEnd_, prodSlot_, childCount_, readBeg_, readEnd_, readOut_;
-    std::vector<int64_t> acc1_, acc0_;
-    std::vector<int32_t> firstK_, firstPos_; // by outside tensor: its first reader and edge
-    std::vector<int32_t> order_;             // outside tensors in their first readers' order
-    std::vector<char> inside_, output_;
-    std::vector<char> isoa_;     // by member: ISOA in the decision (decide(), lowerBound())
-    std::vector<char> mayForce_; // a producer outside the group may join it
-    bool symmetric_ = false;     // every layer: equal heights and widths, equal windows
-    // By member: extents at the smallest tile (rh_, rw_) and at 1 × 1 (ah_, aw_), Optimus Alg. 2's
-    // dp1/dp0, the channel tile t_c; scratch for the t_h search.
-    std::vector<int64_t> rh_, rw_, ah_, aw_, dp1_, dp0_, tc_, th_;
-    // By outside tensor: windows read at the smallest tile (eh_, ew_) and in the search
-    // (teh_); the least it holds when its producer joins (joined_, -1: not yet) and the
-    // operators' share of forcing its readers off (extra_).
-    std::vector<LayerId> outside_; // [0, nOutside_)
-    size_t nOutside_ = 0;
-    std::vector<int64_t> eh_, ew_, teh_, joined_, extra_;
-    std::vector<int64_t> owed_;      // Σ over its readers of (dp0 − min(dp1, dp0)) at 1 × 1
-    std::vector<int64_t> eah_, eaw_; // by outside tensor: the windows read at 1 × 1
-    std::vector<size_t> tops_;
-    enum : char { kNotIsoa, kIsoa, kMaybe };
-    std::vector<char> state_, matched_;
-    std::vector<char> topForced_; // by member: forced off from outside (lowerBound())
-    std::vector<char> neverIsoa_; // by outside tensor: its producer is never ISOA (producersIsoa())
-    int64_t weights_sum_ = 0;     // found by begin()
-    int64_t ifmap_ = 0, ofmap_ = 0, oh_ = 1; // found by smallestTile()
-    bool joinedDone_ = false, isoaDone_ = false;
-    int64_t ops_ = 0;               // operatorBound at the smallest tile, found by decideBound()
-    int64_t opsMembers_ = 0;        // Σ t_c · extents of the operators at the smallest tile
-    int64_t upper_ = 0;             // the operators' upper bound, found by decide(true)
-    int64_t mostRead_ = 1;          // the most rows read of an outside tensor at the smallest tile
-    int64_t weakest_ = 0;           // the same at min(T_c, C_out) for every operator
-    std::vector<uint32_t> charged_; // by layer: == stamp_ when charged in this bound
-    uint32_t stamp_ = 0;
-    using Window = OptimusDeferral::WindowRead;
-    std::vector<Window> vwin_; // per layer and axis
 };
 
 } // namespace lf

@@ -274,7 +274,7 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
     const size_t W = FixedWords > 0 ? FixedWords : words_;
     auto bits = [&](size_t g) -> const uint64_t* { return &bits_[g * kFields * W]; };
     byMin_.resize(size_t(N));
-    valid_.resize(size_t(N));
+    validAt_.resize(size_t(N));
     // Reachability (a vertex reaches itself) and adjacency as bitsets over layer ids.
     std::vector<uint64_t> desc(size_t(N) * W, 0), anc(size_t(N) * W, 0), adj(size_t(N) * W, 0),
         pred(size_t(N) * W, 0), succ(size_t(N) * W, 0), compute(W, 0);
@@ -593,7 +593,7 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         }
         // `first` is an output unless all its successors are members (and it has some).
         const bool uOut = !succIn || sink[size_t(first)];
-        byMin_[size_t(first)].push_back(id);
+        byMin_[size_t(first)].to = id + 1; // its range began with {first}
         int64_t ofmap = 0, weights = 0, upper = std::numeric_limits<int64_t>::max(), upperRows = 0,
                 ifmap = 0;
         int32_t oh = 1;
@@ -901,9 +901,9 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
             }
             t.found.clear();
         }
+        validAt_[size_t(u)].from = uint32_t(validIds_.size());
         for (uint32_t g : byMin_[size_t(u)]) {
-            if (info_[g].cost < std::numeric_limits<double>::infinity())
-                valid_[size_t(u)].push_back(g);
+            if (info_[g].cost < std::numeric_limits<double>::infinity()) validIds_.push_back(g);
             split_.push_back(info_[g].size == 1 ? std::numeric_limits<double>::infinity()
                                                 : alone + info_[g].best);
             if (info_[g].size > 1 && !info_[g].deferred &&
@@ -915,6 +915,7 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
             info_[g].best = info_[g].deferred ? split_[g] : std::min(info_[g].cost, split_[g]);
             if (info_[g].deferred) info_[g].lowerBound = satAdd(info_[g].lowerBound, aloneBits);
         }
+        validAt_[size_t(u)].to = uint32_t(validIds_.size());
         pending.clear();
     };
 
@@ -924,18 +925,21 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
     // before the groups of the vertex after v are classified (see the end of the loop below),
     // so hopeless groups are skipped where they are read, not here; ones already known to be
     // hopeless are left out.
-    auto headsOf = [&](LayerId v) {
-        std::vector<LayerId> heads;
+    auto headsOf = [&](LayerId v, std::vector<LayerId>& heads) {
+        heads.clear();
         for (LayerId s : net.successors(v))
             if (isVertex(s)) heads.push_back(s);
         std::sort(heads.begin(), heads.end());
         heads.erase(std::unique(heads.begin(), heads.end()), heads.end());
-        return heads;
     };
     // One pass over the groups whose first vertex lies between v and the last head: each goes
     // to the first head it holds (its first vertex is at most that head), in the order met.
-    auto ownedOf = [&](LayerId v, const std::vector<LayerId>& heads) {
-        std::vector<std::vector<uint32_t>> owned(heads.size());
+    // Into owned[0, heads.size()) (the lists keep their room from vertex to vertex).
+    auto ownedOf = [&](LayerId v, const std::vector<LayerId>& heads,
+                       std::vector<std::vector<uint32_t>>& owned) {
+        if (owned.size() < heads.size()) owned.resize(heads.size());
+        for (size_t i = 0; i < heads.size(); ++i)
+            owned[i].clear();
         for (LayerId m = v + 1; m <= heads.back(); ++m)
             for (uint32_t g : byMin_[size_t(m)]) {
                 if (rules.prune_hopeless && info_[g].hopeless) continue;
@@ -946,10 +950,14 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
                         break;
                     }
             }
-        return owned;
     };
+    std::vector<std::vector<uint32_t>> owned;    // ownedOf(u), for u's heads
     std::vector<std::vector<uint32_t>> prebuilt; // ownedOf(prebuiltFor), built early
     LayerId prebuiltFor = -1;
+    // Scratch kept from vertex to vertex: u's heads and the next vertex's, {u}'s bitsets, and
+    // the recursion's bitsets by depth (below).
+    std::vector<LayerId> heads, nextHeads;
+    std::vector<uint64_t> single(W), singleNb(W), none(W, 0), st;
 
     uint64_t formed = 0;
     int64_t verticesLeft = 0;
@@ -958,6 +966,7 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
     for (LayerId u = N - 1; u >= 0; --u) {
         if (!isVertex(u)) continue;
         const size_t before = info_.size();
+        byMin_[size_t(u)] = {uint32_t(before), uint32_t(before)}; // addGroup extends it
         // This vertex's share of the bounds.
         int64_t allowance = rules.max_groups_per_vertex > 0 ? rules.max_groups_per_vertex
                                                             : std::numeric_limits<int64_t>::max();
@@ -986,27 +995,29 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         recordsHere = recordsOn && componentsKept_;
         recordNow = recordsHere && !deferHere;
         {
-            std::vector<uint64_t> m(W, 0), nb(W);
-            setBit(m.data(), u);
+            std::fill(single.begin(), single.end(), 0);
+            setBit(single.data(), u);
             for (size_t k = 0; k < W; ++k)
-                nb[k] = row(adj, u)[k] & ~m[k];
-            const std::vector<uint64_t> none(W, 0);
+                singleNb[k] = row(adj, u)[k] & ~single[k];
             chosenCount = 0;
-            addGroup(u, 1, m.data(), row(desc, u), row(anc, u), nb.data(), none.data(), Parts{});
+            addGroup(u, 1, single.data(), row(desc, u), row(anc, u), singleNb.data(), none.data(),
+                     Parts{});
         }
-        const std::vector<LayerId> heads = headsOf(u);
+        headsOf(u, heads);
         if (heads.empty() || (fanOut && heads.size() < succ.size())) { // no component to join
             classifyPending(u);
             largestShare_ = std::max(largestShare_, int64_t(info_.size() - before));
             continue;
         }
-        std::vector<std::vector<uint32_t>> owned =
-            prebuiltFor == u ? std::move(prebuilt) : ownedOf(u, heads);
+        if (prebuiltFor == u)
+            owned.swap(prebuilt);
+        else
+            ownedOf(u, heads, owned);
         prebuiltFor = -1;
         // Per depth (number of components chosen): members, descendants, ancestors, the
         // components' vertices, their neighbours and their outside producers.
         constexpr size_t kDepthFields = 6;
-        std::vector<uint64_t> st((heads.size() + 1) * kDepthFields * W, 0);
+        st.assign((heads.size() + 1) * kDepthFields * W, 0);
         auto at = [&](size_t depth, size_t field) {
             return &st[(depth * kDepthFields + field) * W];
         };
@@ -1121,8 +1132,7 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
                 componentsEnd_.resize(mark);
                 components_.resize(mark == 0 ? 0 : componentsEnd_[mark - 1]);
             }
-            while (!byMin_[size_t(u)].empty() && byMin_[size_t(u)].back() >= mark)
-                byMin_[size_t(u)].pop_back();
+            byMin_[size_t(u)].to = std::min(byMin_[size_t(u)].to, uint32_t(mark));
             pending.resize(pendingMark);
             byBound_ = byBoundMark;
         };
@@ -1139,9 +1149,11 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         // share but not so many that reserving room for them all would be wasteful: the
         // helper reads the bitsets and the pending list while they grow, so they must not move.
         uint64_t most = 1;
-        for (const auto& list : owned)
+        for (size_t i = 0; i < heads.size(); ++i) {
+            const std::vector<uint32_t>& list = owned[i];
             most =
                 list.size() + 1 > kMaxStreamed / most ? kMaxStreamed + 1 : most * (list.size() + 1);
+        }
         most = std::min<uint64_t>(most, uint64_t(allowance)); // it forms no more than that
         if (sharerOn.shared() && most >= 16 && most <= kMaxStreamed) {
             const size_t groups = info_.size() + size_t(most);
@@ -1163,9 +1175,9 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         if (!fitted && !cancelled_) {
             // No combination is larger than u and the largest component of every head.
             int hi = 1;
-            for (const auto& list : owned) {
+            for (size_t i = 0; i < heads.size(); ++i) {
                 int largest = 0;
-                for (uint32_t g : list)
+                for (uint32_t g : owned[i])
                     largest = std::max(largest, info_[g].size);
                 hi += largest;
             }
@@ -1187,9 +1199,9 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
             while (next >= 0 && !isVertex(next))
                 --next;
             if (next >= 0) {
-                const std::vector<LayerId> nextHeads = headsOf(next);
+                headsOf(next, nextHeads);
                 if (!nextHeads.empty()) {
-                    prebuilt = ownedOf(next, nextHeads);
+                    ownedOf(next, nextHeads, prebuilt);
                     prebuiltFor = next;
                 }
             }

@@ -250,10 +250,31 @@ class OptimusGroupSpace {
         const uint32_t from = g == 0 ? 0 : componentsEnd_[g - 1];
         return {components_.data() + from, size_t(componentsEnd_[g] - from)};
     }
+    // Consecutive group ids [from, to): a vertex forms all its groups together.
+    struct IdRange {
+        struct iterator {
+            uint32_t g;
+            uint32_t operator*() const { return g; }
+            iterator& operator++() {
+                ++g;
+                return *this;
+            }
+            bool operator==(const iterator&) const = default;
+        };
+        uint32_t from = 0, to = 0;
+        iterator begin() const { return {from}; }
+        iterator end() const { return {to}; }
+        size_t size() const { return to - from; }
+        bool empty() const { return from == to; }
+        uint32_t front() const { return from; }
+    };
     // Groups whose first (smallest) vertex is `v`, valid or not, {v} first.
-    const std::vector<uint32_t>& startingAt(LayerId v) const { return byMin_[size_t(v)]; }
+    IdRange startingAt(LayerId v) const { return byMin_[size_t(v)]; }
     // Valid groups (finite cost) whose first (smallest) vertex is `v`, {v} first.
-    const std::vector<uint32_t>& validStartingAt(LayerId v) const { return valid_[size_t(v)]; }
+    std::span<const uint32_t> validStartingAt(LayerId v) const {
+        const IdRange r = validAt_[size_t(v)]; // positions in validIds_
+        return {validIds_.data() + r.from, r.size()};
+    }
     // Per group: members, descendants, ancestors, neighbours and outside producers, one
     // bitset each.
     const uint64_t* bits(size_t g) const { return &bits_[g * kFields * words_]; }
@@ -326,8 +347,10 @@ class OptimusGroupSpace {
     template <size_t FixedWords>
     void form(const Network& net, const OptimusGroupRules& rules, const Classify& classify,
               const std::function<bool()>& cancelled);
-    std::vector<double> split_; // split() (by group)
-    std::vector<std::vector<uint32_t>> byMin_, valid_;
+    std::vector<double> split_;    // split() (by group)
+    std::vector<IdRange> byMin_;   // by vertex: its groups
+    std::vector<IdRange> validAt_; // by vertex: its valid groups' positions in validIds_
+    std::vector<uint32_t> validIds_;
     std::vector<OptimusVertexLimit> limits_;
     int64_t byBound_ = 0, largestShare_ = 0;
     bool cancelled_ = false;
