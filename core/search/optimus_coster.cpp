@@ -113,7 +113,7 @@ void OptimusCoster::layOut(size_t n, size_t inEdges, size_t succEdges, bool cons
     });
     if (construct) {
         arena_.size = bytes;
-        arena_.bytes = std::make_unique<std::byte[]>(bytes); // value-initialized: zeros
+        arena_.bytes = std::make_unique_for_overwrite<std::byte[]>(bytes); // set below
     }
     bytes = 0;
     eachArray(n, inEdges, succEdges, [&](auto& a, size_t count) {
@@ -127,7 +127,7 @@ void OptimusCoster::layOut(size_t n, size_t inEdges, size_t succEdges, bool cons
 }
 
 detail::OptimusCosterData::Arena::Arena(const Arena& o)
-    : bytes(std::make_unique<std::byte[]>(o.size)), size(o.size) {
+    : bytes(std::make_unique_for_overwrite<std::byte[]>(o.size)), size(o.size) {
     std::memcpy(bytes.get(), o.bytes.get(), size);
 }
 
@@ -191,15 +191,19 @@ void OptimusCoster::begin(const std::vector<LayerId>& members) {
     n_ = members.size();
     joinedDone_ = isoaDone_ = false;
     int64_t weights = 0;
+    // In one loop: groups are small, and a fill per array costs a call each.
+    int64_t *__restrict rh = rh_.data(), *__restrict rw = rw_.data(), *__restrict ah = ah_.data(),
+                        *__restrict aw = aw_.data(), *__restrict acc1 = acc1_.data(),
+                        *__restrict acc0 = acc0_.data();
+    int32_t* __restrict slot = slot_.data(), * __restrict cnt = childCount_.data();
     for (size_t k = 0; k < n_; ++k) {
         const size_t v = size_t(members[k]);
-        slot_[v] = int32_t(k);
+        slot[v] = int32_t(k);
         weights += weights_[v];
+        cnt[k] = 0;
+        rh[k] = rw[k] = ah[k] = aw[k] = acc1[k] = acc0[k] = 0;
     }
     weights_sum_ = weights;
-    std::fill_n(childCount_.begin(), n_, 0);
-    for (Flat<int64_t>* a : {&rh_, &rw_, &ah_, &aw_, &acc1_, &acc0_})
-        std::fill_n(a->begin(), n_, 0);
 }
 
 void OptimusCoster::end() {

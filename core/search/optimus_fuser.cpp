@@ -308,6 +308,7 @@ class Solver {
         // integral costs (Optimus Eq. 3), where the sums compare exactly. A deferred group's
         // cost is a lower bound of it here: if even that is above the split, it is left out.
         ix.plain = true;
+        ix.heap.reserve(space_.validStartingAt(u).size());
         for (uint32_t g : space_.validStartingAt(u))
             if (!dominance_ || !(space_.cost(g) > space_.split(g))) {
                 double f = 0, singles = 0;
@@ -348,7 +349,8 @@ class Solver {
             for (const Keyed& c : ix.sorted)
                 for (size_t k = 0; k < W; ++k)
                     span[k] |= space_.bits(c.g)[k];
-            std::vector<int32_t> pos(index_.size(), -1);
+            std::vector<int32_t>& pos = pos_; // by layer, -1 but for the span (reset below)
+            if (pos.empty()) pos.assign(index_.size(), -1);
             for (size_t k = 0; k < W; ++k)
                 for (uint64_t x = span[k]; x; x &= x - 1) {
                     const auto v = LayerId(k * 64 + size_t(std::countr_zero(x)));
@@ -364,6 +366,8 @@ class Solver {
                         ix.contains[size_t(p) * ix.words + i / 64] |= uint64_t(1) << (i % 64);
                     }
             }
+            for (const LayerId v : ix.span)
+                pos[size_t(v)] = -1;
         }
         const size_t G = ix.words;
         cand.assign(G, ~uint64_t(0));
@@ -398,6 +402,7 @@ class Solver {
     std::vector<uint64_t> scratch_;             // one bitset per recursion depth, never reallocated
     std::vector<std::vector<uint64_t>> candAt_; // filter()'s candidates, by recursion depth
     std::vector<uint32_t> batchScratch_;
+    std::vector<int32_t> pos_; // filter()'s scratch, by layer
     std::vector<Index> index_;
     std::vector<double> single_;       // by vertex: the cost of the vertex alone
     std::vector<double> floor_;        // by vertex: what every partition pays for it at least
@@ -652,6 +657,7 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     // unsearched, every vertex is a group of its own (as it was costed).
     std::vector<uint64_t> S = all, next(all.size());
     bool unsearched = false;
+    res.groups.reserve(size_t(res.operators));
     auto take = [&](const std::vector<LayerId>& members) {
         if (hasCompute(net, members)) res.groups.push_back(members);
     };

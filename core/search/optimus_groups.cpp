@@ -317,6 +317,16 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         componentsEnd_.reserve(room);
         components_.reserve(2 * room);
         records_.reserve(size_t((int64_t(16) << 20) / int64_t(sizeof(Record))));
+        split_.reserve(room);
+    } else {
+        // Otherwise the space is small (chains and residual networks), and grows from room
+        // for a few groups a layer.
+        size_t room = 4 * size_t(N);
+        if (rules.max_groups > 0) room = std::min(room, size_t(rules.max_groups));
+        info_.reserve(room);
+        bits_.reserve(room * kFields * W);
+        split_.reserve(room);
+        validIds_.reserve(room);
     }
     // With a deferral: by layer, elements per output row (C·W).
     std::vector<int64_t> rowElems;
