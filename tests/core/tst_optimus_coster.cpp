@@ -681,6 +681,63 @@ class TstOptimusCoster : public QObject {
         QVERIFY(random.checked > 100);
     }
 
+    // The coster keeps its arrays in one arena (optimus_coster.h): a copy, made after the
+    // original has costed groups (scratch and stamps in use), must have arrays of its own, cost
+    // every group as a coster built anew does, and give the same deferral figures.
+    void aCopyCostsAsTheOriginal() {
+        int64_t compared = 0, feasible = 0;
+        for (const auto& [netName, hwName] :
+             std::initializer_list<std::pair<const char*, const char*>>{
+                 {"googlenet", "tso-nmp"},
+                 {"resnet50", "optimus-default"},
+                 {"squeezenet1.0", "hwff-config-1"}}) {
+            const Network net = test::bundledNetwork(netName);
+            const Hardware hw = test::bundledHardware(hwName);
+            const int64_t capBits = hw.buffer.bytes * 8;
+            const OptimusGroupRules rules = spaceRules(net, capBits, 20000);
+            OptimusCoster original(net, hw, capBits);
+            original.setJoinable(rules.vertex);
+            std::vector<std::pair<std::vector<LayerId>, int64_t>> groups; // members, ceiling
+            const OptimusGroupSpace space(
+                net, rules, [&](const std::vector<LayerId>& m, int, double split, bool upper) {
+                    groups.emplace_back(m, ceilingOf(split));
+                    return classOf(original.cost(m, ceilingOf(split), upper), m.size());
+                });
+            QVERIFY(groups.size() > 300);
+            OptimusCoster copied = original; // after every group above
+            // The copy's arrays are its own: marking no layer joinable in the original leaves
+            // the copy's deferral figures and costs as they were.
+            original.setJoinable(std::vector<char>(size_t(net.size()), 0));
+            OptimusCoster fresh(net, hw, capBits);
+            fresh.setJoinable(rules.vertex);
+            const OptimusDeferral a = copied.deferral(), b = fresh.deferral();
+            QVERIFY(a.elems == b.elems && a.weights == b.weights && a.rows == b.rows &&
+                    a.compute == b.compute && a.channels == b.channels && a.cols == b.cols &&
+                    a.least_rows == b.least_rows && a.least_cols == b.least_cols &&
+                    a.joinable == b.joinable && a.tiles_shrink == b.tiles_shrink);
+            QVERIFY(original.deferral().joinable != b.joinable);
+            for (size_t i = 0; i < groups.size(); i += 3) { // every third, in formation order
+                const auto& [m, ceiling] = groups[i];
+                const OptimusCoster::Cost x = copied.cost(m, ceiling, true);
+                const OptimusCoster::Cost y = fresh.cost(m, ceiling, true);
+                QVERIFY2(x.memory_cost == y.memory_cost && x.feasible == y.feasible &&
+                             x.hopeless == y.hopeless && x.lower_bound_bits == y.lower_bound_bits &&
+                             x.upper_bound_bits == y.upper_bound_bits &&
+                             x.subgroups == y.subgroups && x.operator_fmap == y.operator_fmap &&
+                             x.operator_upper == y.operator_upper &&
+                             x.operator_full == y.operator_full,
+                         qPrintable(QString("%1 on %2: group %3 of %4 layers differs")
+                                        .arg(netName, hwName)
+                                        .arg(i)
+                                        .arg(m.size())));
+                ++compared;
+                feasible += y.feasible;
+            }
+        }
+        QVERIFY(compared > 1000);
+        QVERIFY(feasible > 100 && feasible < compared);
+    }
+
     void equalsTheCosterBeforeOnRandomDags() {
         std::mt19937 rng(20261126);
         const Hardware hw = test::bundledHardware("hwff-config-1");
