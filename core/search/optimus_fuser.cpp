@@ -45,7 +45,10 @@ bool hasCompute(const Network& net, const std::vector<LayerId>& members) {
 // Memo of sub-problems keyed by their vertex bitset (open addressing over an arena).
 class Memo {
   public:
-    explicit Memo(size_t words) : w_(words), slots_(1024, -1) {}
+    explicit Memo(size_t words) : w_(words), slots_(1024, -1) {
+        keys_.reserve(256 * w_); // most searches need fewer sub-problems than the slots hold
+        entries_.reserve(256);
+    }
     struct Entry {
         double cost;
         int32_t group;
@@ -345,12 +348,17 @@ class Solver {
         if (ix.words == 0) {
             if (ix.size) ix.at(ix.size - 1); // sorts the rest
             ix.words = std::max<size_t>(1, (ix.size + 63) / 64);
-            std::vector<uint64_t> span(W, 0);
+            std::vector<uint64_t>& span = spanScratch_;
+            span.assign(W, 0);
             for (const Keyed& c : ix.sorted)
                 for (size_t k = 0; k < W; ++k)
                     span[k] |= space_.bits(c.g)[k];
             std::vector<int32_t>& pos = pos_; // by layer, -1 but for the span (reset below)
             if (pos.empty()) pos.assign(index_.size(), -1);
+            size_t vertices = 0;
+            for (size_t k = 0; k < W; ++k)
+                vertices += size_t(std::popcount(span[k]));
+            ix.span.reserve(vertices);
             for (size_t k = 0; k < W; ++k)
                 for (uint64_t x = span[k]; x; x &= x - 1) {
                     const auto v = LayerId(k * 64 + size_t(std::countr_zero(x)));
@@ -402,7 +410,8 @@ class Solver {
     std::vector<uint64_t> scratch_;             // one bitset per recursion depth, never reallocated
     std::vector<std::vector<uint64_t>> candAt_; // filter()'s candidates, by recursion depth
     std::vector<uint32_t> batchScratch_;
-    std::vector<int32_t> pos_; // filter()'s scratch, by layer
+    std::vector<int32_t> pos_;          // filter()'s scratch, by layer
+    std::vector<uint64_t> spanScratch_; // and a bitset
     std::vector<Index> index_;
     std::vector<double> single_;       // by vertex: the cost of the vertex alone
     std::vector<double> floor_;        // by vertex: what every partition pays for it at least
@@ -658,8 +667,8 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     std::vector<uint64_t> S = all, next(all.size());
     bool unsearched = false;
     res.groups.reserve(size_t(res.operators));
-    auto take = [&](const std::vector<LayerId>& members) {
-        if (hasCompute(net, members)) res.groups.push_back(members);
+    auto take = [&](std::vector<LayerId> members) {
+        if (hasCompute(net, members)) res.groups.push_back(std::move(members));
     };
     while (std::any_of(S.begin(), S.end(), [](uint64_t w) { return w != 0; })) {
         int32_t g = unsearched ? -1 : solver.bestGroup(S.data());
