@@ -46,7 +46,7 @@ bool hasCompute(const Network& net, const std::vector<LayerId>& members) {
 class Memo {
   public:
     explicit Memo(size_t words) : w_(words), slots_(1024, -1) {
-        keys_.reserve(256 * w_); // most searches need fewer sub-problems than the slots hold
+        keys_.reserve(256 * w_); // room for the few hundred sub-problems most searches meet
         entries_.reserve(256);
     }
     struct Entry {
