@@ -912,7 +912,7 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
             t.found.clear();
         }
         validAt_[size_t(u)].from = uint32_t(validIds_.size());
-        for (const uint32_t g : startingAt(u)) {
+        for (uint32_t g : byMin_[size_t(u)]) {
             if (info_[g].cost < std::numeric_limits<double>::infinity()) validIds_.push_back(g);
             split_.push_back(info_[g].size == 1 ? std::numeric_limits<double>::infinity()
                                                 : alone + info_[g].best);
@@ -951,7 +951,7 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         for (size_t i = 0; i < heads.size(); ++i)
             owned[i].clear();
         for (LayerId m = v + 1; m <= heads.back(); ++m)
-            for (const uint32_t g : startingAt(m)) {
+            for (uint32_t g : byMin_[size_t(m)]) {
                 if (rules.prune_hopeless && info_[g].hopeless) continue;
                 const uint64_t* gm = bits(g);
                 for (size_t i = 0; i < heads.size(); ++i)

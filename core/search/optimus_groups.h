@@ -41,7 +41,6 @@
 #include <functional>
 #include <limits>
 #include <memory>
-#include <ranges>
 #include <span>
 #include <vector>
 
@@ -251,19 +250,30 @@ class OptimusGroupSpace {
         const uint32_t from = g == 0 ? 0 : componentsEnd_[g - 1];
         return {components_.data() + from, size_t(componentsEnd_[g] - from)};
     }
-    // Consecutive positions [from, to): a vertex forms all its groups together, so its groups'
-    // ids are one such range.
+    // Consecutive group ids [from, to): a vertex forms all its groups together.
     struct IdRange {
+        struct iterator {
+            uint32_t g;
+            uint32_t operator*() const { return g; }
+            iterator& operator++() {
+                ++g;
+                return *this;
+            }
+            bool operator==(const iterator&) const = default;
+        };
         uint32_t from = 0, to = 0;
+        iterator begin() const { return {from}; }
+        iterator end() const { return {to}; }
+        size_t size() const { return to - from; }
+        bool empty() const { return from == to; }
+        uint32_t front() const { return from; }
     };
     // Groups whose first (smallest) vertex is `v`, valid or not, {v} first.
-    std::ranges::iota_view<uint32_t, uint32_t> startingAt(LayerId v) const {
-        return std::views::iota(byMin_[size_t(v)].from, byMin_[size_t(v)].to);
-    }
+    IdRange startingAt(LayerId v) const { return byMin_[size_t(v)]; }
     // Valid groups (finite cost) whose first (smallest) vertex is `v`, {v} first.
     std::span<const uint32_t> validStartingAt(LayerId v) const {
         const IdRange r = validAt_[size_t(v)]; // positions in validIds_
-        return {validIds_.data() + r.from, size_t(r.to - r.from)};
+        return {validIds_.data() + r.from, r.size()};
     }
     // Per group: members, descendants, ancestors, neighbours and outside producers, one
     // bitset each.
