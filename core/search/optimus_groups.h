@@ -250,7 +250,9 @@ class OptimusGroupSpace {
         const uint32_t from = g == 0 ? 0 : componentsEnd_[g - 1];
         return {components_.data() + from, size_t(componentsEnd_[g] - from)};
     }
-    // Consecutive group ids [from, to): a vertex forms all its groups together.
+    // Consecutive group ids [from, to): a vertex forms all its groups together. (Not
+    // std::views::iota: the fuzz targets build with clang 14, which cannot compile libstdc++
+    // 12's ranges.)
     struct IdRange {
         struct iterator {
             uint32_t g;
