@@ -582,13 +582,25 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         int32_t minLo = INT32_MAX; // the fewest smallest-tile rows among them
         bool hopeless = false;     // one is hopeless, or their lower bounds exceed the buffer
     };
+    // The words of bits_ in use (see addGroup); the vector is cut to them when forming ends.
+    size_t bitsUsed = bits_.size();
+    struct CutBits {
+        decltype(bits_)& bits;
+        const size_t& used;
+        ~CutBits() { bits.resize(used); }
+    } cutBits{bits_, bitsUsed};
     // `prod`: the components' outside producers.
     auto addGroup = [&](LayerId first, int size, const uint64_t* m, const uint64_t* d,
                         const uint64_t* a, const uint64_t* nb, const uint64_t* prod,
                         const Parts& parts) {
         const auto id = uint32_t(info_.size());
-        const size_t at = bits_.size();
-        bits_.resize(at + kFields * W);
+        // The words in use grow a group at a time, the vector's size by doubling (within its
+        // capacity, so that bitsets reserved for the helper do not move), not cleared
+        // (WordAllocator): written here.
+        const size_t at = bitsUsed;
+        bitsUsed += kFields * W;
+        if (bits_.size() < bitsUsed)
+            bits_.resize(std::max(bitsUsed, std::min(2 * bits_.size(), bits_.capacity())));
         uint64_t* out = &bits_[at];
         std::copy(m, m + W, out);
         std::copy(d, d + W, out + W);
@@ -945,18 +957,25 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
     // One pass over the groups whose first vertex lies between v and the last head: each goes
     // to the first head it holds (its first vertex is at most that head), in the order met.
     // Into owned[0, heads.size()) (the lists keep their room from vertex to vertex).
+    // The first head a group holds is the lowest bit of its members among the heads'.
+    std::vector<uint64_t> headMask(W);
+    std::vector<int32_t> headIndex(size_t(N), -1);
     auto ownedOf = [&](LayerId v, const std::vector<LayerId>& heads,
                        std::vector<std::vector<uint32_t>>& owned) {
         if (owned.size() < heads.size()) owned.resize(heads.size());
-        for (size_t i = 0; i < heads.size(); ++i)
+        std::fill(headMask.begin(), headMask.end(), 0);
+        for (size_t i = 0; i < heads.size(); ++i) {
             owned[i].clear();
+            setBit(headMask.data(), heads[i]);
+            headIndex[size_t(heads[i])] = int32_t(i);
+        }
         for (LayerId m = v + 1; m <= heads.back(); ++m)
             for (uint32_t g : byMin_[size_t(m)]) {
                 if (rules.prune_hopeless && info_[g].hopeless) continue;
                 const uint64_t* gm = bits(g);
-                for (size_t i = 0; i < heads.size(); ++i)
-                    if (testBit(gm, heads[i])) {
-                        owned[i].push_back(g);
+                for (size_t k = 0; k < W; ++k)
+                    if (const uint64_t x = gm[k] & headMask[k]) {
+                        owned[size_t(headIndex[k * 64 + size_t(std::countr_zero(x))])].push_back(g);
                         break;
                     }
             }
@@ -1019,14 +1038,21 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
             largestShare_ = std::max(largestShare_, int64_t(info_.size() - before));
             continue;
         }
-        if (prebuiltFor == u)
+        if (prebuiltFor == u) {
             owned.swap(prebuilt);
-        else
+            // Built before the groups after u were all classified: drop those found hopeless
+            // since (ownedOf leaves out the ones known then).
+            if (rules.prune_hopeless)
+                for (size_t i = 0; i < heads.size(); ++i)
+                    std::erase_if(owned[i], [&](uint32_t g) { return info_[g].hopeless; });
+        } else {
             ownedOf(u, heads, owned);
+        }
         prebuiltFor = -1;
         // Per depth (number of components chosen): members, descendants, ancestors, the
-        // components' vertices, their neighbours and their outside producers.
-        constexpr size_t kDepthFields = 6;
+        // components' vertices and neighbours (no further component may touch them), and their
+        // outside producers.
+        constexpr size_t kDepthFields = 5;
         st.assign((heads.size() + 1) * kDepthFields * W, 0);
         auto at = [&](size_t depth, size_t field) {
             return &st[(depth * kDepthFields + field) * W];
@@ -1054,43 +1080,46 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
                 }
                 if (countOnly) return;
                 for (size_t k = 0; k < W; ++k)
-                    nb[k] = (at(depth, 4)[k] | row(adj, u)[k]) & ~cm[k];
+                    nb[k] = (at(depth, 3)[k] | row(adj, u)[k]) & ~cm[k];
                 chosenCount = depth;
-                addGroup(u, size, cm, at(depth, 1), at(depth, 2), nb.data(), at(depth, 5), parts);
+                addGroup(u, size, cm, at(depth, 1), at(depth, 2), nb.data(), at(depth, 4), parts);
                 return;
             }
-            if (testBit(at(depth, 3), heads[i])) { // already in a chosen component
+            if (testBit(cm, heads[i])) { // already in a chosen component (it is not u)
                 self(self, i + 1, depth);
                 return;
             }
             if (!fanOut) self(self, i + 1, depth); // heads[i] stays outside the group
-            for (uint32_t g : owned[i]) {
-                if (rules.prune_hopeless && info_[g].hopeless) continue; // see ownedOf
+            const uint64_t* blocked = at(depth, 3);
+            for (uint32_t g : owned[i]) { // none hopeless (see ownedOf and above)
                 const uint64_t* gm = bits(g);
-                if (intersects(gm, at(depth, 3), W) || intersects(gm, at(depth, 4), W)) continue;
+                if (intersects(gm, blocked, W)) continue;
                 if (maxSize > 0 && size + info_[g].size > maxSize) continue;
                 // Disjoint components' lower bounds add up: beyond the buffer, this group
                 // and every group holding it are invalid.
                 const int64_t bound = satAdd(parts.lowerBits, info_[g].lowerBound);
                 const bool tooBig = bound > rules.capacity_bits;
                 if (tooBig && rules.prune_hopeless) continue;
+                // ISValid: a vertex outside the group both below and above it lies on a path
+                // that leaves the group and re-enters it. (Tested before anything is written:
+                // most candidates that get this far fail it.)
+                const uint64_t* cd = at(depth, 1);
+                const uint64_t* ca = at(depth, 2);
+                uint64_t cyclic = 0;
+                for (size_t k = 0; k < W; ++k)
+                    cyclic |= (cd[k] | gm[W + k]) & (ca[k] | gm[2 * W + k]) & ~(cm[k] | gm[k]);
+                if (cyclic != 0) continue; // adding components cannot repair it
                 uint64_t* nm = at(depth + 1, 0);
                 uint64_t* nd = at(depth + 1, 1);
                 uint64_t* na = at(depth + 1, 2);
-                bool cyclic = false;
                 for (size_t k = 0; k < W; ++k) {
                     nm[k] = cm[k] | gm[k];
-                    nd[k] = at(depth, 1)[k] | gm[W + k];
-                    na[k] = at(depth, 2)[k] | gm[2 * W + k];
-                    // ISValid: a vertex outside the group both below and above it lies on a
-                    // path that leaves the group and re-enters it.
-                    cyclic = cyclic || (nd[k] & na[k] & ~nm[k]) != 0;
+                    nd[k] = cd[k] | gm[W + k];
+                    na[k] = ca[k] | gm[2 * W + k];
                 }
-                if (cyclic) continue; // adding components cannot repair it
                 for (size_t k = 0; k < W; ++k) {
-                    at(depth + 1, 3)[k] = at(depth, 3)[k] | gm[k];
-                    at(depth + 1, 4)[k] = at(depth, 4)[k] | gm[3 * W + k];
-                    at(depth + 1, 5)[k] = at(depth, 5)[k] | gm[4 * W + k];
+                    at(depth + 1, 3)[k] = at(depth, 3)[k] | gm[k] | gm[3 * W + k];
+                    at(depth + 1, 4)[k] = at(depth, 4)[k] | gm[4 * W + k];
                 }
                 const Parts was = parts;
                 parts.hopeless = parts.hopeless || info_[g].hopeless || tooBig;
@@ -1123,7 +1152,7 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
             unproven = unprovenMark;
             for (size_t g = mark; g < info_.size(); ++g)
                 fromRecordsCount_ -= costedFromRecords(g);
-            bits_.resize(mark * kFields * W);
+            bitsUsed = mark * kFields * W;
             records_.resize(recordsMark);
             recorded_.resize(recordedMark);
             recordsBuiltLater_ -= int64_t(lazyBuilt.size());

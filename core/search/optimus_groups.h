@@ -42,6 +42,7 @@
 #include <limits>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace lf {
@@ -289,7 +290,18 @@ class OptimusGroupSpace {
 
   private:
     size_t words_ = 0;
-    std::vector<uint64_t> bits_; // per group: kFields bitsets
+    // Words that a vector's resize leaves as they are (default-initialized, not zeroed): a
+    // group's bitsets are written in full as it is formed.
+    template <class T> struct WordAllocator : std::allocator<T> {
+        template <class U> struct rebind { using other = WordAllocator<U>; };
+        WordAllocator() = default;
+        template <class U> WordAllocator(const WordAllocator<U>&) noexcept {}
+        template <class U> void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
+        template <class U, class... A> void construct(U* p, A&&... a) {
+            ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+        }
+    };
+    std::vector<uint64_t, WordAllocator<uint64_t>> bits_; // per group: kFields bitsets
     // By group, together (forming and the DP read several at once).
     static constexpr uint32_t kNone = UINT32_MAX;
     struct Info {
