@@ -1064,8 +1064,9 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         int size = 1, maxSize = rules.max_size;
         bool overflow = false, countOnly = false;
         int64_t counted = 0;
-        Parts parts; // of the chosen components
-        auto rec = [&](auto&& self, size_t i, size_t depth) -> void {
+        // `parts`: of the chosen components. Each depth has its own (built field by field from
+        // the one above: copying the whole just after its fields were written stalls).
+        auto rec = [&](auto&& self, size_t i, size_t depth, const Parts& parts) -> void {
             if (cancelled_ || overflow) return;
             const uint64_t* cm = at(depth, 0);
             if (i == heads.size()) {
@@ -1086,10 +1087,10 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
                 return;
             }
             if (testBit(cm, heads[i])) { // already in a chosen component (it is not u)
-                self(self, i + 1, depth);
+                self(self, i + 1, depth, parts);
                 return;
             }
-            if (!fanOut) self(self, i + 1, depth); // heads[i] stays outside the group
+            if (!fanOut) self(self, i + 1, depth, parts); // heads[i] stays outside the group
             const uint64_t* blocked = at(depth, 3);
             for (uint32_t g : owned[i]) { // none hopeless (see ownedOf and above)
                 const uint64_t* gm = bits(g);
@@ -1121,24 +1122,25 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
                     at(depth + 1, 3)[k] = at(depth, 3)[k] | gm[k] | gm[3 * W + k];
                     at(depth + 1, 4)[k] = at(depth, 4)[k] | gm[4 * W + k];
                 }
-                const Parts was = parts;
-                parts.hopeless = parts.hopeless || info_[g].hopeless || tooBig;
-                parts.lowerBits = bound;
-                parts.best += info_[g].best;
+                const Info& gi = info_[g]; // not used past the call below (info_ grows there)
+                Parts next;
+                next.hopeless = parts.hopeless || gi.hopeless || tooBig;
+                next.lowerBits = bound;
+                next.best = parts.best + gi.best;
                 if (defer) {
-                    parts.ofmap = satAdd(parts.ofmap, info_[g].ofmap);
-                    parts.weights = satAdd(parts.weights, info_[g].weights);
-                    parts.upper = satAdd(parts.upper, info_[g].upper);
-                    parts.rows = std::max(parts.rows, info_[g].upperRows);
-                    parts.oh = std::max(parts.oh, info_[g].oh);
-                    parts.minLo = std::min<int32_t>(
-                        parts.minLo, int32_t(std::min<int64_t>(defer->tile_rows, info_[g].oh)));
+                    next.ofmap = satAdd(parts.ofmap, gi.ofmap);
+                    next.weights = satAdd(parts.weights, gi.weights);
+                    next.upper = satAdd(parts.upper, gi.upper);
+                    next.rows = std::max(parts.rows, gi.upperRows);
+                    next.oh = std::max(parts.oh, gi.oh);
+                    next.minLo = std::min<int32_t>(
+                        parts.minLo, int32_t(std::min<int64_t>(defer->tile_rows, gi.oh)));
                 }
-                size += info_[g].size;
+                const int gsize = gi.size;
+                size += gsize;
                 chosenAt[depth] = g;
-                self(self, i + 1, depth + 1);
-                size -= info_[g].size;
-                parts = was;
+                self(self, i + 1, depth + 1, next);
+                size -= gsize;
             }
         };
         // The bound: when u's groups would exceed its share, form only those of up to the
@@ -1181,7 +1183,7 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
             overflow = false;
             countOnly = count;
             counted = 0;
-            rec(rec, 0, 0);
+            rec(rec, 0, 0, Parts{});
             return !overflow;
         };
         // Classify while forming when the helper is on and the vertex forms enough groups to
