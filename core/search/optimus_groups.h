@@ -42,7 +42,6 @@
 #include <limits>
 #include <memory>
 #include <span>
-#include <utility>
 #include <vector>
 
 namespace lf {
@@ -296,10 +295,9 @@ class OptimusGroupSpace {
         template <class U> struct rebind { using other = WordAllocator<U>; };
         WordAllocator() = default;
         template <class U> WordAllocator(const WordAllocator<U>&) noexcept {}
+        // Only the construction without arguments differs (std::allocator_traits constructs
+        // the others as std::allocator does).
         template <class U> void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
-        template <class U, class... A> void construct(U* p, A&&... a) {
-            ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
-        }
     };
     std::vector<uint64_t, WordAllocator<uint64_t>> bits_; // per group: kFields bitsets
     // By group, together (forming and the DP read several at once).
