@@ -9,6 +9,20 @@
 
 namespace lf {
 
+namespace {
+
+// ⌈a / b⌉ for the rows and sub-group counts of cost() (a ≥ 0, b > 0): in 32 bits where both
+// fit. A 64-bit division takes several times as long as a 32-bit one on some x86 cores
+// (Cascade Lake: tens of cycles), and cost() divides for every group the DP forms.
+inline int64_t countCeilDiv(int64_t a, int64_t b) {
+    if (a <= b) return a > 0 ? 1 : 0;
+    if ((uint64_t(a) | uint64_t(b)) <= UINT32_MAX)
+        return int64_t((uint32_t(a) - 1) / uint32_t(b)) + 1;
+    return ceilDiv(a, b);
+}
+
+} // namespace
+
 inline int64_t OptimusCoster::vertexWindow(size_t v, int axis, int64_t r) const {
     const Window& w = vwin_[2 * v + size_t(axis)];
     if (w.kind != Window::other) return w.read(r);
@@ -43,6 +57,7 @@ void OptimusCoster::eachArray(size_t n, size_t inEdges, size_t succEdges, F&& f)
 OptimusCoster::OptimusCoster(const Network& net, const Hardware& hw, int64_t capacity_bits) {
     cap_ = capacity_bits;
     abits_ = hw.precision.act_bits;
+    capElems_ = cap_ / abits_;
     wbits_ = hw.precision.weight_bits;
     const OptimusThroughput tp = optimusThroughput(hw);
     Tc_ = tp.tc;
@@ -499,6 +514,10 @@ void OptimusCoster::extents(int axis, int64_t t, int64_t* r, int64_t* e) const {
 // as soon as the sum, which only grows, exceeds the limit. When it fits, `operators` (if
 // given) gets the operators' part of the sum.
 bool OptimusCoster::fmapFits(int64_t th, int64_t limit, int64_t* operators) {
+    return fmapAt(th, limit, operators) <= limit;
+}
+
+int64_t OptimusCoster::fmapAt(int64_t th, int64_t limit, int64_t* operators) {
     const LayerId* __restrict m = m_->data();
     const int64_t* __restrict outH = outH_.data();
     const int64_t* __restrict outC = outC_.data();
@@ -533,7 +552,7 @@ bool OptimusCoster::fmapFits(int64_t th, int64_t limit, int64_t* operators) {
             total += term;
             ops += term;
         }
-        if (total > limit) return false;
+        if (total > limit) return total;
         const int32_t p0 = prodBeg[k], p1 = prodEnd[k];
         const int32_t r0 = readBeg[k], r1 = readEnd[k];
         if (p0 == p1 && r0 == r1) continue;
@@ -550,18 +569,19 @@ bool OptimusCoster::fmapFits(int64_t th, int64_t limit, int64_t* operators) {
         }
     }
     if (operators) *operators = ops;
-    return total <= limit;
+    return total;
 }
 
 OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members, int64_t ceiling,
-                                        bool upper) {
+                                        bool upper, bool full) {
     begin(members);
     smallestTile(Th_, INT64_MAX); // an output's rows min(lo, O_h) are min(T_h, its own O_h)
     const int64_t oh = oh_, weights = weights_sum_, ofmap = ofmap_;
     const int64_t lo = std::min(Th_, oh);
     const int64_t ifmap = ifmap_;
     Cost c;
-    c.memory_cost = satAdd(ifmap + ofmap, satMul(ceilDiv(oh, lo), weights)); // infeasible: t_h = lo
+    const int64_t tiles = countCeilDiv(oh, lo);                    // sub-groups at t_h = lo
+    c.memory_cost = satAdd(ifmap + ofmap, satMul(tiles, weights)); // infeasible: t_h = lo
     // Before the ISOA decision: every operator at min(T_c, C_out) and the outside inputs
     // as they are bound the fmaps at the smallest tile from below. Most groups the DP forms
     // exceed the buffer already there, and most of those for good (see below).
@@ -569,7 +589,7 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members, int
     for (size_t o = 0; o < nOutside_; ++o)
         outsideNow += outC_[size_t(outside_[o])] * eh_[o] * ew_[o];
     const int64_t weakest = weakest_;
-    const int64_t capElems = cap_ / abits_;
+    const int64_t capElems = capElems_;
     if (weakest + outsideNow > capElems) {
         c.feasible = false;
         c.lower_bound_bits = weakest * abits_;
@@ -605,42 +625,70 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members, int
         c.upper_bound_bits = satMul(upper_, abits_);
         c.upper_rows = mostRead_;
     }
+    // The full tile's operator terms, where asked for: the smallest tile's when it is the full
+    // one (⌈O_h / lo⌉ = 1), else found below where the streamed weights' search tries that tile,
+    // or by a pass of its own. The pass stops past this limit (the figure is then not found):
+    // every term is at most a tensor (NetworkLimits::kMaxElements), so the sum cannot overflow.
+    constexpr int64_t kNoLimit = std::numeric_limits<int64_t>::max() / 4;
+    if (full && fLo <= capElems && tiles == 1) c.operator_full = opsMembers_;
+    const bool resident = fLo <= capElems && fLo * abits_ + weights * wbits_ <= cap_;
     if (fLo > capElems) {
         c.feasible = false; // Optimus Eq. 4 has no solution; optimusPlan keeps t_h = lo
-    } else if (fLo * abits_ + weights * wbits_ <= cap_) {
+    } else if (resident) {
         c.weights_resident =
             true; // resident at the largest t_h that fits: Optimus Eq. 3 with Σ|param| once
         c.memory_cost = ifmap + ofmap + weights;
+        int64_t ops = 0;
+        if (full && tiles > 1 && fmapAt(oh, kNoLimit, &ops) <= kNoLimit) c.operator_full = ops;
     } else {
         // Streamed weights: the largest t_h meeting Optimus Eq. 4 sets the number of sub-groups
         // ⌈O_h / t_h⌉, which is all Optimus Eq. 3 needs: the fewest sub-groups k whose tile
         // max(lo, ⌈O_h / k⌉) fits (fmap grows with t_h, so the test is monotone in k; lo fits).
         // Several k share a tile: a tile at most one known to fit fits, one at least one known
         // not to does not, without a probe.
-        int64_t a = 1, b = ceilDiv(oh, lo);
+        int64_t a = 1, b = tiles;
         int64_t fits = lo, fails = INT64_MAX;
         // Above the ceiling from kMax + 1 sub-groups on: if even kMax does not fit, the
         // cost is above it and (kMax + 1) sub-groups bound it.
         const int64_t base = ifmap + ofmap;
-        const int64_t kMax =
-            ceiling >= base ? (ceiling - base) / std::max<int64_t>(weights, 1) : -1;
+        // Only whether it reaches b matters beyond b (the most sub-groups): kMax is found exactly
+        // below b (a double quotient, corrected in integers: see countCeilDiv), else b.
+        int64_t kMax = -1;
+        if (ceiling >= base) {
+            const int64_t spare = ceiling - base, w = std::max<int64_t>(weights, 1);
+            if (satMul(b, w) <= spare) {
+                kMax = b;
+            } else { // spare < b · w: the quotient is below b
+                const double q = double(spare) / double(w);
+                kMax = q >= double(b - 1) ? b - 1 : int64_t(q);
+                while (kMax > 0 && satMul(kMax, w) > spare)
+                    --kMax;
+                while (kMax + 1 < b && satMul(kMax + 1, w) <= spare)
+                    ++kMax;
+            }
+        }
         // One sub-group first, where it is within the ceiling: the full tile (t_h = O_h, every
         // output whole) is where most such groups fit, which a bisection would reach last; and
         // its operators' terms let the groups holding this one be costed from records
         // (OptimusGroupClass::operator_full).
         if (kMax >= 1 && b > 1) {
-            int64_t full = 0;
-            if (fmapFits(oh, capElems, &full)) {
+            int64_t ops = 0;
+            const int64_t total = fmapAt(oh, full ? kNoLimit : capElems, &ops);
+            if (full && total <= kNoLimit) c.operator_full = ops;
+            if (total <= capElems) {
                 c.memory_cost = satAdd(base, weights);
-                c.operator_full = full;
+                c.operator_full = ops;
                 end();
                 return c;
             }
             a = 2;
             fails = oh;
+        } else if (full && b > 1) { // not tried: kMax < 1
+            int64_t ops = 0;
+            if (fmapAt(oh, kNoLimit, &ops) <= kNoLimit) c.operator_full = ops;
         }
         if (kMax < b) {
-            const int64_t t = kMax >= 1 ? std::max(lo, ceilDiv(oh, kMax)) : 0;
+            const int64_t t = kMax >= 1 ? std::max(lo, countCeilDiv(oh, kMax)) : 0;
             if (kMax < 1 || t >= fails || !fmapFits(t, capElems)) {
                 c.subgroups = std::max<int64_t>(kMax, 0) + 1;
                 c.memory_cost = satAdd(base, satMul(c.subgroups, weights));
@@ -652,7 +700,7 @@ OptimusCoster::Cost OptimusCoster::cost(const std::vector<LayerId>& members, int
         }
         while (a < b) {
             const int64_t mid = a + (b - a) / 2;
-            const int64_t t = std::max(lo, ceilDiv(oh, mid));
+            const int64_t t = std::max(lo, countCeilDiv(oh, mid));
             const bool ok = t <= fits ? true : t >= fails ? false : fmapFits(t, capElems);
             if (ok)
                 fits = std::max(fits, t);
@@ -764,8 +812,8 @@ int64_t OptimusCoster::outsideBound(bool withStates) {
             const int32_t r0 = readBeg_[k], r1 = readEnd_[k];
             const size_t v = size_t(m[k]);
             if (r0 == r1 || state_[k] == kNotIsoa || concat_[v] || matched_[k]) continue;
-            const int64_t share =
-                (outC_[v] - std::min(Tc_, outC_[v])) * rh_[k] * rw_[k] / (r1 - r0);
+            const int64_t owedAll = (outC_[v] - std::min(Tc_, outC_[v])) * rh_[k] * rw_[k];
+            const int64_t share = r1 - r0 == 1 ? owedAll : owedAll / (r1 - r0); // most read one
             for (int32_t e = r0; e < r1; ++e)
                 extra_[size_t(readOut_[size_t(e)])] += share;
         }

@@ -65,6 +65,7 @@ struct OptimusCosterData {
     Arena arena_;
 
     int64_t cap_, abits_, wbits_, Tc_, Th_;
+    int64_t capElems_; // cap_ / abits_: the buffer in activation elements
     // The network, flat.
     Flat<LayerDims> dims_;
     Flat<int64_t> weights_, outC_, outH_, outW_, elems_;
@@ -156,8 +157,9 @@ class OptimusCoster : private detail::OptimusCosterData {
         int64_t operator_least = 0;
         int64_t operator_upper = INT64_MAX;
         // Optimus Eq. 4's operator terms under the group's own decision at the full tile (t_h =
-        // O_h: every output whole), elements, where weights are streamed and that tile fits (one
-        // sub-group); else -1 (not found).
+        // O_h: every output whole), elements, whether that tile fits or not, for a group that
+        // has an Optimus Eq. 4 solution; -1 otherwise, or when not asked for (`full`) and not
+        // found on the way (weights streamed and that tile tried).
         int64_t operator_full = -1;
     };
     // What a group space needs of a cost besides the cost itself (OptimusGroupClass: the
@@ -166,8 +168,9 @@ class OptimusCoster : private detail::OptimusCosterData {
     // `members` sorted ascending. A group whose cost exceeds `ceiling` may get, instead of
     // its exact cost, any cost above the ceiling (the t_h search stops once the number of
     // sub-groups shows it): the DP needs the exact cost only of groups that may be cheapest.
-    // `upper`: find upper_bound_bits (else left at INT64_MAX).
-    Cost cost(const std::vector<LayerId>& members, int64_t ceiling = INT64_MAX, bool upper = false);
+    // `upper`: find upper_bound_bits (else left at INT64_MAX); `full`: find operator_full.
+    Cost cost(const std::vector<LayerId>& members, int64_t ceiling = INT64_MAX, bool upper = false,
+              bool full = false);
     // The layers that may join a group (the DP's vertices); the others stay outside, so
     // their tensors keep all their channels in the bounds. Default: every layer but inputs.
     void setJoinable(const std::vector<char>& vertex);
@@ -195,6 +198,10 @@ class OptimusCoster : private detail::OptimusCosterData {
     char certainState(size_t k) const;
     void extents(int axis, int64_t t, int64_t* r, int64_t* e) const;
     bool fmapFits(int64_t th, int64_t limit, int64_t* operators = nullptr);
+    // The fmaps at tile height `th` (Optimus Eq. 4's left side, elements), or a value above
+    // `limit` once they exceed it; the operators' terms into `operators` (all of them only when
+    // the total is within the limit).
+    int64_t fmapAt(int64_t th, int64_t limit, int64_t* operators);
     int64_t joinedBound(size_t o);
     void producersIsoa();
     int64_t outsideBound(bool withStates);

@@ -552,7 +552,8 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
                                         ? int64_t(std::floor(split))
                                         : INT64_MAX;
             const OptimusCoster::Cost oc =
-                (thread == 0 ? coster : *coster2).cost(members, ceiling, upper);
+                (thread == 0 ? coster : *coster2)
+                    .cost(members, ceiling, upper, rules.deferral != nullptr); // full: for records
             c = OptimusCoster::classOf(oc);
             if (!oc.feasible && members.size() > 1) return c;
             if (!oc.feasible && layerWiseAlone) {

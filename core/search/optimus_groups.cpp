@@ -367,6 +367,8 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
     BatchSharer* sharer = &sharerOn;
     double alone = 0;      // the cost of the current vertex alone
     int64_t aloneBits = 0; // and its lower bound
+    // The buffer in activation elements (Optimus Eq. 4's fmaps are counted so).
+    const int64_t capElems = defer ? rules.capacity_bits / defer->act_bits : 0;
     // With the helper, a vertex's groups are classified while they are formed (streaming):
     // addGroup publishes them as it goes.
     bool streaming = false;
@@ -792,6 +794,8 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         struct FromRecords {
             double cost = 0;
             int64_t ops = 0, least = 0, upper = std::numeric_limits<int64_t>::max(), most = 1;
+            int64_t full = -1;    // its operators' terms at the full tile (Recorded::opsFull)
+            int64_t k = 1;        // at least this many sub-groups (Recorded::k)
             bool invalid = false; // no Optimus Eq. 4 solution: its fmaps exceed the buffer
         };
         auto fromRecordsClass = [&]() -> std::optional<FromRecords> {
@@ -815,7 +819,7 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
             }
             const int64_t fmap = satAdd(outside, r.ops);
             if (fmap >= big) return std::nullopt;
-            if (fmap > rules.capacity_bits / defer->act_bits) {
+            if (fmap > capElems) {
                 // Where the weights alone exceed the buffer the classifier's bounds (hopeless)
                 // prune more than costing it costs (docs/model-notes.md).
                 if (thSearch) return std::nullopt;
@@ -827,19 +831,39 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
             const bool resident =
                 satAdd(satMul(fmap, defer->act_bits), satMul(weights, defer->weight_bits)) <=
                 rules.capacity_bits;
+            r.full = figures.opsFull;
+            const int64_t base = satAdd(in, ofmap);
             if (!resident && !oneTile) {
                 // The t_h search: one sub-group when the full tile fits (every output whole:
-                // t_h = O_h), else the classifier finds how many.
-                if (figures.opsFull < 0) return std::nullopt;
-                int64_t full = figures.opsFull;
-                for (size_t k = recBeg; k < records_.size(); ++k) {
-                    const Record& x = records_[k];
-                    full = satAdd(full, satMul(defer->channels[size_t(x.tensor)],
-                                               int64_t(x.fullRows) * int64_t(x.tileCols)));
+                // t_h = O_h). Else at least two; where the ceiling (the split, as the classifier
+                // gets it: Optimus Eq. 3's costs are integers) leaves room for no more than one
+                // sub-group, the classifier would stop there and give kMax + 1 sub-groups, a cost
+                // above the split (OptimusCoster::cost); else it finds how many.
+                const double split = alone + parts.best;
+                const int64_t ceiling = split < 0x1p62 ? int64_t(std::floor(split)) : INT64_MAX;
+                const int64_t kMax = ceiling < base                         ? -1
+                                     : ceiling - base >= satMul(2, weights) ? 2
+                                     : ceiling - base >= weights            ? 1
+                                                                            : 0;
+                bool fits = false;
+                if (kMax >= 1) {
+                    if (figures.opsFull < 0) return std::nullopt;
+                    int64_t full = figures.opsFull;
+                    for (size_t k = recBeg; k < records_.size(); ++k) {
+                        const Record& x = records_[k];
+                        full = satAdd(full, satMul(defer->channels[size_t(x.tensor)],
+                                                   int64_t(x.fullRows) * int64_t(x.tileCols)));
+                    }
+                    fits = full <= capElems;
                 }
-                if (full > rules.capacity_bits / defer->act_bits) return std::nullopt;
+                if (!fits) {
+                    if (kMax >= 2) return std::nullopt;
+                    r.k = std::max<int64_t>(kMax, 0) + 1;
+                    r.cost = double(satAdd(base, satMul(r.k, weights)));
+                    return r;
+                }
             }
-            r.cost = double(satAdd(satAdd(in, ofmap), weights));
+            r.cost = double(satAdd(base, weights));
             return r;
         };
         place(recBeg, built);
@@ -903,6 +927,8 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
             rec.opsFmap = r->ops;
             rec.opsLeast = r->least;
             rec.opsUpper = r->upper;
+            rec.opsFull = r->full;
+            rec.k = r->k;
         } else {
             pending.push_back({id, alone + parts.best, upperWanted});
             if (streaming && pending.size() % 8 == 0) sharer->publish(pending.size());
