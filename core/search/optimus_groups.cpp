@@ -330,13 +330,18 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         split_.reserve(room);
         validIds_.reserve(room);
     }
-    // With a deferral: by layer, elements per output row (C·W).
+    // With a deferral: by layer, elements per output row (C·W); and the layers whose rows read
+    // are not a convolution's window ((n − 1)·S + E clipped) or the rows themselves (costs from
+    // records, below).
     std::vector<int64_t> rowElems;
+    std::vector<uint64_t> otherRows(W, 0);
     if (defer)
         for (LayerId v = 0; v < N; ++v) {
             if (defer->compute[size_t(v)]) setBit(compute.data(), v);
             rowElems.push_back(defer->elems[size_t(v)] /
                                std::max<int64_t>(defer->rows[size_t(v)], 1));
+            if (defer->windows[2 * size_t(v)].kind == OptimusDeferral::WindowRead::other)
+                setBit(otherRows.data(), v);
         }
     auto isVertex = [&](LayerId v) {
         return size_t(v) < rules.vertex.size() && rules.vertex[size_t(v)];
@@ -845,20 +850,39 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
                                      : ceiling - base >= satMul(2, weights) ? 2
                                      : ceiling - base >= weights            ? 1
                                                                             : 0;
-                bool fits = false;
+                int64_t full = 0; // the fmaps at the full tile
                 if (kMax >= 1) {
                     if (figures.opsFull < 0) return std::nullopt;
-                    int64_t full = figures.opsFull;
+                    full = figures.opsFull;
                     for (size_t k = recBeg; k < records_.size(); ++k) {
                         const Record& x = records_[k];
                         full = satAdd(full, satMul(defer->channels[size_t(x.tensor)],
                                                    int64_t(x.fullRows) * int64_t(x.tileCols)));
                     }
-                    fits = full <= capElems;
                 }
-                if (!fits) {
-                    if (kMax >= 2) return std::nullopt;
+                if (kMax < 1 || full > capElems) {
                     r.k = std::max<int64_t>(kMax, 0) + 1;
+                    if (kMax >= 2) {
+                        // Room for more sub-groups: the coster tries the tile of the most the
+                        // ceiling allows, t = max(lo, ⌈O_h / kMax⌉) (unless that is every tile
+                        // count, when it searches them all), and where it does not fit stops
+                        // with kMax + 1. Rows read through convolution windows ((n − 1)·S + E
+                        // clipped) and held as outputs (min(t, O_h)) are concave and
+                        // nondecreasing in t, as are their maxima along any one path of
+                        // readers; so every term of Optimus Eq. 4, and the fmaps, are at least
+                        // (t − lo) / (O_h − lo) of what they are at the full tile. Where that
+                        // exceeds the buffer, t does not fit.
+                        const int64_t lo = std::min<int64_t>(defer->tile_rows, oh);
+                        const int64_t most = (ceiling - base) / weights; // kMax itself
+                        if (most >= ceilDiv(oh, lo) || intersects(m, otherRows.data(), W))
+                            return std::nullopt;
+                        const int64_t t = std::max(lo, ceilDiv(oh, most));
+                        // In doubles, with a margin for their rounding (t − lo < O_h − lo).
+                        if (!(double(t - lo) * double(full) >
+                              double(capElems) * double(oh - lo) * (1 + 0x1p-32)))
+                            return std::nullopt;
+                        r.k = most + 1;
+                    }
                     r.cost = double(satAdd(base, satMul(r.k, weights)));
                     return r;
                 }
