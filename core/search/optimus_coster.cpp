@@ -540,11 +540,14 @@ int64_t OptimusCoster::fmapAt(int64_t th, int64_t limit, int64_t* operators) {
         teh[o] = 1;
         total += outC[size_t(outside[o])] * ew[o];
     }
-    std::fill(rows, rows + n_, 0);
+    // `rows` (by member, the most its consumers read) is all zero between calls: each entry is
+    // cleared once read, and the ones not yet read where the sum stops (not a fill per call:
+    // a call each, for a few members).
     for (size_t k = n_; k-- > 0;) {
         const size_t v = size_t(m[k]);
         const int64_t full = outH[v];
         int64_t r = rows[k];
+        rows[k] = 0;
         if (!inside[k]) r = std::max(r, std::min(th, full));
         r = std::clamp<int64_t>(r, 1, full);
         if (!concat[v]) {
@@ -552,7 +555,10 @@ int64_t OptimusCoster::fmapAt(int64_t th, int64_t limit, int64_t* operators) {
             total += term;
             ops += term;
         }
-        if (total > limit) return total;
+        if (total > limit) {
+            std::fill(rows, rows + k, 0);
+            return total;
+        }
         const int32_t p0 = prodBeg[k], p1 = prodEnd[k];
         const int32_t r0 = readBeg[k], r1 = readEnd[k];
         if (p0 == p1 && r0 == r1) continue;

@@ -171,6 +171,8 @@ class OptimusCoster : private detail::OptimusCosterData {
     // `upper`: find upper_bound_bits (else left at INT64_MAX); `full`: find operator_full.
     Cost cost(const std::vector<LayerId>& members, int64_t ceiling = INT64_MAX, bool upper = false,
               bool full = false);
+    // A layer's weights (Optimus Eq. 3's Σ|param| over it; 0 for an input).
+    int64_t weightsOf(LayerId v) const { return weights_[size_t(v)]; }
     // The layers that may join a group (the DP's vertices); the others stay outside, so
     // their tensors keep all their channels in the bounds. Default: every layer but inputs.
     void setJoinable(const std::vector<char>& vertex);

@@ -169,9 +169,11 @@ class Solver {
         };
         // Most sub-problems read the first few candidates only. An index read much further
         // gets a bitset per vertex of the groups that hold it, which finds those inside S in
-        // a few word operations per vertex S lacks.
+        // a few word operations per vertex S lacks; so does a plain index (all read) of more
+        // groups than a word holds — one of fewer is read faster group by group (chains and
+        // residual nets: a few groups per vertex).
         ++steps_;
-        const bool filtered = ix.plain || ix.reads > 4 * ix.size + 256;
+        const bool filtered = (ix.plain && ix.size > 64) || ix.reads > 4 * ix.size + 256;
         if (filtered) {
             filter(ix, S, candAt_[depth]);
             steps_ += int64_t(ix.span.size() * ix.words / 16);
@@ -633,7 +635,7 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
     if (opt.cost == FuserCost::optimus)
         for (LayerId v = 0; v < net.size(); ++v)
             if (rules.vertex[size_t(v)] && isCompute(net.layer(v).type))
-                floor[size_t(v)] = double(layerWeights(layerDims(net, v)));
+                floor[size_t(v)] = double(coster.weightsOf(v)); // layerWeights()
     // And more where the DP is long (docs/model-notes.md, "Optimus DP floor"): each group's
     // cost shared among its operators by weight (optimusDpFloor). Its pass over the groups
     // pays in spaces formed with a deferral (wide fan-outs) of 2^15 groups or more, or where
@@ -694,7 +696,11 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
             res.groups.push_back({v});
             res.cost += classify({v}, 0, kInf, false).cost;
         }
-    std::sort(res.groups.begin(), res.groups.end());
+    // Disjoint and each sorted: in order of their first layers, which is their order.
+    std::sort(res.groups.begin(), res.groups.end(),
+              [](const std::vector<LayerId>& a, const std::vector<LayerId>& b) {
+                  return a.front() < b.front();
+              });
     res.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     Schedule s = opt.cost == FuserCost::evaluate ? base : defaultSchedule(net, hw);

@@ -7,6 +7,7 @@
 #include <bit>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <iterator>
 #include <mutex>
 #include <optional>
@@ -610,11 +611,13 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         bitsUsed += kFields * W;
         if (bits_.size() < bitsUsed)
             bits_.resize(std::max(bitsUsed, std::min(2 * bits_.size(), bits_.capacity())));
+        // (memcpy: the scratch never overlaps the groups' bitsets, and with the words known
+        // here the copies are a few moves, where std::copy calls memmove.)
         uint64_t* out = &bits_[at];
-        std::copy(m, m + W, out);
-        std::copy(d, d + W, out + W);
-        std::copy(a, a + W, out + 2 * W);
-        std::copy(nb, nb + W, out + 3 * W);
+        std::memcpy(out, m, W * sizeof(uint64_t));
+        std::memcpy(out + W, d, W * sizeof(uint64_t));
+        std::memcpy(out + 2 * W, a, W * sizeof(uint64_t));
+        std::memcpy(out + 3 * W, nb, W * sizeof(uint64_t));
         const uint64_t* up = row(pred, first);
         bool succIn = true, anyCompute = false;
         for (size_t k = 0; k < W; ++k) {
@@ -1110,8 +1113,8 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
             return &st[(depth * kDepthFields + field) * W];
         };
         setBit(at(0, 0), u);
-        std::copy(row(desc, u), row(desc, u) + W, at(0, 1));
-        std::copy(row(anc, u), row(anc, u) + W, at(0, 2));
+        std::memcpy(at(0, 1), row(desc, u), W * sizeof(uint64_t));
+        std::memcpy(at(0, 2), row(anc, u), W * sizeof(uint64_t));
         std::vector<uint64_t> nb(W);
         int size = 1, maxSize = rules.max_size;
         bool overflow = false, countOnly = false;
