@@ -549,10 +549,8 @@ OptimusFuserResult fuseOnce(const Network& net, const Hardware& hw, const Optimu
             // Optimus Eq. 4 decides feasibility (an Optimus group that has no Optimus Eq. 4
             // solution does not fit: its fmaps at the smallest tile exceed the buffer) and the
             // bound.
-            // Optimus Eq. 3 costs are integers: above floor(split) is above the split.
-            const int64_t ceiling = opt.cost == FuserCost::optimus && split < 0x1p62
-                                        ? int64_t(std::floor(split))
-                                        : INT64_MAX;
+            const int64_t ceiling =
+                opt.cost == FuserCost::optimus ? optimusCeiling(split) : INT64_MAX;
             const OptimusCoster::Cost oc =
                 (thread == 0 ? coster : *coster2)
                     .cost(members, ceiling, upper, rules.deferral != nullptr); // full: for records

@@ -847,8 +847,7 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
                 // gets it: Optimus Eq. 3's costs are integers) leaves room for no more than one
                 // sub-group, the classifier would stop there and give kMax + 1 sub-groups, a cost
                 // above the split (OptimusCoster::cost); else it finds how many.
-                const double split = alone + parts.best;
-                const int64_t ceiling = split < 0x1p62 ? int64_t(std::floor(split)) : INT64_MAX;
+                const int64_t ceiling = optimusCeiling(alone + parts.best);
                 const int64_t kMax = ceiling < base                         ? -1
                                      : ceiling - base >= satMul(2, weights) ? 2
                                      : ceiling - base >= weights            ? 1

@@ -37,6 +37,7 @@
 #include "network/network.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -53,6 +54,12 @@ namespace lf {
 // while the space is formed: it is formed "deferred", and costed by resolve() when the DP
 // first needs its exact cost. Where that bound shows nearly every group to fit, the groups it
 // cannot show are deferred too (see `unproven_sample`): they may turn out invalid.
+// The ceiling an Optimus Eq. 3 cost is compared with for a group's split: the costs are
+// integers, so above ⌊split⌋ is above the split (INT64_MAX: no ceiling, past 2^62).
+inline int64_t optimusCeiling(double split) {
+    return split < 0x1p62 ? int64_t(std::floor(split)) : std::numeric_limits<int64_t>::max();
+}
+
 struct OptimusDeferral {
     std::vector<int64_t> elems;   // by layer: output elements
     std::vector<int64_t> weights; // by layer: weight elements (Optimus Eq. 3's Σ|param|)

@@ -154,11 +154,6 @@ OptimusGroupRules spaceRules(const Network& net, int64_t capBits, int64_t budget
     return rules;
 }
 
-// Optimus Eq. 3 costs are integers: above floor(split) is above the split (as the fuser).
-int64_t ceilingOf(double split) {
-    return split < 0x1p62 ? int64_t(std::floor(split)) : INT64_MAX;
-}
-
 // The class the fuser's classifier gives a group of `members` layers for the coster's cost.
 OptimusGroupClass classOf(const OptimusCoster::Cost& c, size_t members) {
     OptimusGroupClass k = OptimusCoster::classOf(c);
@@ -194,7 +189,7 @@ Deferred checkDeferred(const Network& net, const Hardware& hw, int64_t capBits, 
     OptimusCoster fresh = costers[0];
     OptimusGroupSpace space(
         net, rules, [&](const std::vector<LayerId>& m, int thread, double split, bool upper) {
-            return classOf(costers[size_t(thread)].cost(m, ceilingOf(split), upper), m.size());
+            return classOf(costers[size_t(thread)].cost(m, optimusCeiling(split), upper), m.size());
         });
     Deferred r;
     r.groups = int64_t(space.size());
@@ -219,7 +214,7 @@ Deferred checkDeferred(const Network& net, const Hardware& hw, int64_t capBits, 
         if (!space.deferred(g)) continue;
         ++r.deferred;
         const std::vector<LayerId> m = space.members(g);
-        const OptimusCoster::Cost c = fresh.cost(m, ceilingOf(space.split(g)));
+        const OptimusCoster::Cost c = fresh.cost(m, optimusCeiling(space.split(g)));
         const double bound = space.cost(g);
         const bool proven = space.deferredProven(g);
         if (!proven) {
@@ -265,7 +260,7 @@ struct CostedSpace {
         space = std::make_unique<OptimusGroupSpace>(
             net, rules, [coster](const std::vector<LayerId>& m, int, double split, bool upper) {
                 // As the fuser's classifier: the full tile's operator terms for the records.
-                return classOf(coster->cost(m, ceilingOf(split), upper, true), m.size());
+                return classOf(coster->cost(m, optimusCeiling(split), upper, true), m.size());
             });
     }
     OptimusCoster fresh;
@@ -369,7 +364,7 @@ Outcome checkFromRecords(const Network& net, const Hardware& hw, int64_t capBits
         if (!space.costedFromRecords(g)) continue;
         ++r.counted;
         const std::vector<LayerId> m = space.members(g);
-        const OptimusCoster::Cost c = fresh.cost(m, ceilingOf(space.split(g)), true);
+        const OptimusCoster::Cost c = fresh.cost(m, optimusCeiling(space.split(g)), true);
         std::string wrong;
         r.above += space.cost(g) > space.split(g) &&
                    space.cost(g) < std::numeric_limits<double>::infinity();
@@ -658,7 +653,7 @@ class TstOptimusCoster : public QObject {
             const OptimusGroupSpace space(
                 net, rules,
                 [&](const std::vector<LayerId>& m, int thread, double split, bool upper) {
-                    return classOf(costers[size_t(thread)].cost(m, ceilingOf(split), upper),
+                    return classOf(costers[size_t(thread)].cost(m, optimusCeiling(split), upper),
                                    m.size());
                 });
             std::vector<double> weights(size_t(net.size()), 0);
@@ -716,8 +711,8 @@ class TstOptimusCoster : public QObject {
             std::vector<std::pair<std::vector<LayerId>, int64_t>> groups; // members, ceiling
             const OptimusGroupSpace space(
                 net, rules, [&](const std::vector<LayerId>& m, int, double split, bool upper) {
-                    groups.emplace_back(m, ceilingOf(split));
-                    return classOf(original.cost(m, ceilingOf(split), upper), m.size());
+                    groups.emplace_back(m, optimusCeiling(split));
+                    return classOf(original.cost(m, optimusCeiling(split), upper), m.size());
                 });
             QVERIFY(groups.size() > 300);
             OptimusCoster copied = original; // after every group above
