@@ -197,6 +197,9 @@ OptimusDeferral OptimusCoster::deferral() const {
 void OptimusCoster::setJoinable(const std::vector<char>& vertex) {
     for (size_t v = 0; v < joinable_.size(); ++v)
         joinable_[v] = v < vertex.size() && vertex[v];
+    held_.clear(); // the walks kept depend on which layers may join
+    heldIds_.clear();
+    heldUsed_ = 0;
 }
 
 // Each member's slot, before any member looks up another, and the sums its consumers add to
@@ -776,7 +779,11 @@ void OptimusCoster::producersIsoa() {
 int64_t OptimusCoster::joinedBound(size_t o) {
     if (!joinedDone_) {
         joinedDone_ = true;
-        ++stamp_;
+        if (stamp_ > UINT32_MAX - (uint32_t(1) << 24)) { // before the stamps wrap (see heldFromTop)
+            std::fill(charged_.begin(), charged_.end(), 0);
+            stamp_ = 0;
+        }
+        groupBase_ = ++stamp_;
         // In the members' order, as their readers first read them (see smallestTile()).
         order_.resize(nOutside_);
         for (size_t j = 0; j < nOutside_; ++j)
@@ -847,11 +854,87 @@ int64_t OptimusCoster::inputsBound(size_t p, int64_t eh, int64_t ew, int depth) 
     const bool isoa = outC_[p] > Tc_;
     for (int32_t e = inStart_[p]; e < inStart_[p + 1]; ++e) {
         const size_t q = size_t(inList_[size_t(e)]);
-        if (outIndex_[q] >= 0 || slot_[q] >= 0 || charged_[q] == stamp_) continue;
-        charged_[q] = stamp_;
-        total += isoa && !concat_[q] ? outC_[q] * wh * ww : heldBound(q, wh, ww, depth);
+        if (!chargeable(q)) continue;
+        total += isoa && !concat_[q] ? outC_[q] * wh * ww
+                 : depth == 0        ? heldFromTop(q, wh, ww)
+                                     : heldBound(q, wh, ww, depth);
     }
     return total;
+}
+
+// Whether a tensor is charged now (not a member, not an outside tensor, not charged before in
+// this bound), charging it; in a walk being recorded, one that is not marks the walk unclean
+// unless the walk charged it itself.
+inline bool OptimusCoster::chargeable(size_t q) {
+    if (outIndex_[q] >= 0 || slot_[q] >= 0 || charged_[q] >= groupBase_) {
+        clean_ = clean_ && charged_[q] == stamp_ && outIndex_[q] < 0 && slot_[q] < 0;
+        return false;
+    }
+    charged_[q] = stamp_;
+    if (recording_) walk_.push_back(int32_t(q));
+    return true;
+}
+
+// heldBound(q, eh, ew, 0) for a tensor read by an outside tensor's producer: the walk from q up
+// charges the layers it reaches, skipping the group's members and outside tensors and what this
+// bound charged already. A walk that skipped none but its own depends on q, eh and ew alone:
+// kept, and replayed where its layers are all still chargeable (the same value, the same
+// layers charged). Each walk has a stamp of its own (≥ groupBase_) to tell its charges apart.
+int64_t OptimusCoster::heldFromTop(size_t q, int64_t eh, int64_t ew) {
+    if (!joinable_[q] || (!concat_[q] && outC_[q] <= Tc_)) return outC_[q] * eh * ew; // no walk
+    const bool keyed = q < (size_t(1) << 20) && eh < (int64_t(1) << 22) && ew < (int64_t(1) << 22);
+    const uint64_t key = (uint64_t(q) | uint64_t(eh) << 20 | uint64_t(ew) << 42) + 1;
+    size_t mask = held_.size() - 1, at = 0;
+    if (keyed && !held_.empty()) {
+        at = size_t((key * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+        while (held_[at].key != 0 && held_[at].key != key)
+            at = (at + 1) & mask;
+        if (held_[at].key == key) {
+            // Charged as they are checked; where one is not chargeable, the ones before it are
+            // uncharged again (0 is below any group's stamps) and the walk is made afresh.
+            const HeldEntry& h = held_[at];
+            const int32_t* ids = heldIds_.data() + h.from;
+            for (uint32_t i = 0; i < h.count; ++i) {
+                const size_t x = size_t(ids[i]);
+                if (outIndex_[x] >= 0 || slot_[x] >= 0 || charged_[x] >= groupBase_) {
+                    while (i-- > 0)
+                        charged_[size_t(ids[i])] = 0;
+                    return heldBound(q, eh, ew, 0); // not recorded: it met the group
+                }
+                charged_[x] = stamp_;
+            }
+            return h.value;
+        }
+    }
+    // At most 2^16 walks and 2^22 layers kept (16 MB): past them, walked each time.
+    if (!keyed || heldUsed_ >= (size_t(1) << 16) || heldIds_.size() >= (size_t(1) << 22))
+        return heldBound(q, eh, ew, 0);
+    ++stamp_; // this walk's own
+    recording_ = true;
+    clean_ = true;
+    walk_.clear();
+    const int64_t value = heldBound(q, eh, ew, 0);
+    recording_ = false;
+    if (!clean_) return value;
+    if (2 * (heldUsed_ + 1) > held_.size()) { // grow (from none) and re-insert
+        std::vector<HeldEntry> old = std::move(held_);
+        held_.assign(std::max<size_t>(1024, 2 * old.size()), HeldEntry{});
+        mask = held_.size() - 1;
+        for (const HeldEntry& h : old) {
+            if (h.key == 0) continue;
+            size_t i = size_t((h.key * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+            while (held_[i].key != 0)
+                i = (i + 1) & mask;
+            held_[i] = h;
+        }
+    }
+    at = size_t((key * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+    while (held_[at].key != 0)
+        at = (at + 1) & mask;
+    held_[at] = {key, value, uint32_t(heldIds_.size()), uint32_t(walk_.size())};
+    heldIds_.insert(heldIds_.end(), walk_.begin(), walk_.end());
+    ++heldUsed_;
+    return value;
 }
 
 // The least a tensor `q` outside the group holds in a larger group that reads eh × ew of it:
@@ -873,9 +956,8 @@ int64_t OptimusCoster::concatBound(size_t concat, int64_t eh, int64_t ew, int de
     int64_t total = 0;
     for (int32_t e = inStart_[concat]; e < inStart_[concat + 1]; ++e) {
         const size_t q = size_t(inList_[size_t(e)]);
-        if (outIndex_[q] >= 0 || slot_[q] >= 0 || charged_[q] == stamp_) continue;
-        charged_[q] = stamp_;
-        total += heldBound(q, eh, ew, depth);
+        if (!chargeable(q)) continue;
+        total += depth == 0 ? heldFromTop(q, eh, ew) : heldBound(q, eh, ew, depth);
     }
     return total;
 }

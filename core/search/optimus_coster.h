@@ -113,8 +113,23 @@ struct OptimusCosterData {
     int64_t upper_ = 0;      // the operators' upper bound, found by decide(true)
     int64_t mostRead_ = 1;   // the most rows read of an outside tensor at the smallest tile
     int64_t weakest_ = 0;    // the same at min(T_c, C_out) for every operator
-    Flat<uint32_t> charged_; // by layer: == stamp_ when charged in this bound
-    uint32_t stamp_ = 0;
+    // By layer: the stamp of the walk that charged it (joinedBound()); at least groupBase_ when
+    // charged in this group's bound, stamp_ when in the walk under way.
+    Flat<uint32_t> charged_;
+    uint32_t stamp_ = 0, groupBase_ = 0;
+    // heldBound() from the outside tensors' producers (depth 0) by tensor and extents: the
+    // value and the layers its walk charged, for a walk that met none of the group's members,
+    // outside tensors or earlier charges (then it depends on nothing else). Open addressing;
+    // keys + 1 (0: empty).
+    struct HeldEntry {
+        uint64_t key = 0;
+        int64_t value = 0;
+        uint32_t from = 0, count = 0;
+    };
+    std::vector<HeldEntry> held_;
+    std::vector<int32_t> heldIds_, walk_; // the entries' layers; the recorded walk's
+    size_t heldUsed_ = 0;
+    bool recording_ = false, clean_ = true;
     using Window = OptimusDeferral::WindowRead;
     Flat<Window> vwin_; // per layer and axis
 };
@@ -211,6 +226,8 @@ class OptimusCoster : private detail::OptimusCosterData {
     int64_t concatBound(size_t concat, int64_t eh, int64_t ew, int depth);
     int64_t inputsBound(size_t p, int64_t eh, int64_t ew, int depth);
     int64_t heldBound(size_t q, int64_t eh, int64_t ew, int depth);
+    int64_t heldFromTop(size_t q, int64_t eh, int64_t ew);
+    bool chargeable(size_t q);
     int64_t vertexWindow(size_t v, int axis, int64_t r) const;
 };
 

@@ -20,6 +20,7 @@
 #include "test_support.h"
 
 #include "examples/bundled.h"
+#include "models/optimus.h"
 #include "network/dims.h"
 #include "search/optimus_coster.h"
 #include "search/optimus_fuser.h"
@@ -747,6 +748,52 @@ class TstOptimusCoster : public QObject {
         }
         QVERIFY(compared > 1000);
         QVERIFY(feasible > 100 && feasible < compared);
+    }
+
+    // The outside bound's walks up from a joined producer's inputs are kept by tensor and
+    // extents and replayed (OptimusCoster::heldFromTop). A walk kept from one group may meet,
+    // in another, a tensor that group's bound charged already: here {m} keeps cA's walk, which
+    // charges all of X (cA may join as an ISOA operator); {s, u} charges X first (through Y,
+    // which t reads outside, so Y may join as an ISOA operator too) and then reaches cA through
+    // the concat K with the same extents. The replay must not charge X twice: {s, u} gets the
+    // same class after {m} as on a coster of its own at every buffer from where nothing fits to
+    // where it fits (charged twice, it is called hopeless at 5 of these buffers).
+    void replayedWalksChargeNothingTwice() {
+        const Network net = test::networkFromYaml(R"(format: layerfuse/network@1
+name: shared-producer
+inputs:
+  - {name: x, channels: 8, height: 16, width: 16}
+layers:
+  - {name: X, type: conv, inputs: [x], out_channels: 1024, kernel: 1}
+  - {name: cA, type: conv, inputs: [X], out_channels: 1024, kernel: 1}
+  - {name: cB, type: conv, inputs: [X], out_channels: 64, kernel: 1}
+  - {name: K, type: concat, inputs: [cA, cB]}
+  - {name: Y, type: conv, inputs: [X], out_channels: 512, kernel: 1}
+  - {name: m, type: conv, inputs: [K], out_channels: 8, kernel: 1}
+  - {name: s, type: concat, inputs: [Y, K]}
+  - {name: u, type: conv, inputs: [s], out_channels: 8, kernel: 1}
+  - {name: t, type: conv, inputs: [Y], out_channels: 8, kernel: 1}
+)");
+        const Hardware hw = test::bundledHardware("optimus-default");
+        QVERIFY(optimusThroughput(hw).tc < 64); // the convolutions above may be ISOA
+        const std::vector<LayerId> m{net.find("m")}, su{net.find("s"), net.find("u")};
+        int hopeless = 0, walked = 0, fits = 0;
+        for (int64_t capBytes = 64; capBytes <= (int64_t(1) << 20); capBytes += capBytes / 8) {
+            OptimusCoster warm(net, hw, capBytes * 8), fresh(net, hw, capBytes * 8);
+            const OptimusCoster::Cost first = warm.cost(m, INT64_MAX, true);
+            const OptimusCoster::Cost a = warm.cost(su, INT64_MAX, true);
+            const OptimusCoster::Cost b = fresh.cost(su, INT64_MAX, true);
+            QVERIFY2(a.hopeless == b.hopeless && a.feasible == b.feasible &&
+                         a.lower_bound_bits == b.lower_bound_bits &&
+                         a.memory_cost == b.memory_cost && a.upper_bound_bits == b.upper_bound_bits,
+                     qPrintable(QString("%1 bytes: %2")
+                                    .arg(capBytes)
+                                    .arg(QString::fromStdString(describe(su, a, b)))));
+            hopeless += b.hopeless;
+            walked += !first.feasible; // {m}'s outside bound walked past cA
+            fits += b.feasible;
+        }
+        QVERIFY(hopeless > 0 && walked > 0 && fits > 0);
     }
 
     void equalsTheCosterBeforeOnRandomDags() {
