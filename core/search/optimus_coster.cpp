@@ -881,14 +881,19 @@ inline bool OptimusCoster::chargeable(size_t q) {
 // kept, and replayed where its layers are all still chargeable (the same value, the same
 // layers charged). Each walk has a stamp of its own (≥ groupBase_) to tell its charges apart.
 int64_t OptimusCoster::heldFromTop(size_t q, int64_t eh, int64_t ew) {
-    if (!joinable_[q] || (!concat_[q] && outC_[q] <= Tc_)) return outC_[q] * eh * ew; // no walk
+    if (!walksUp(q)) return heldBound(q, eh, ew, 0); // all its channels: no walk
     const bool keyed = q < (size_t(1) << 20) && eh < (int64_t(1) << 22) && ew < (int64_t(1) << 22);
     const uint64_t key = (uint64_t(q) | uint64_t(eh) << 20 | uint64_t(ew) << 42) + 1;
-    size_t mask = held_.size() - 1, at = 0;
+    // The entry of `k` in held_, or the empty one where it would go (linear probing).
+    auto slotOf = [this](uint64_t k) {
+        const size_t mask = held_.size() - 1;
+        size_t i = size_t((k * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+        while (held_[i].key != 0 && held_[i].key != k)
+            i = (i + 1) & mask;
+        return i;
+    };
     if (keyed && !held_.empty()) {
-        at = size_t((key * 0x9E3779B97F4A7C15ull) >> 40) & mask;
-        while (held_[at].key != 0 && held_[at].key != key)
-            at = (at + 1) & mask;
+        const size_t at = slotOf(key);
         if (held_[at].key == key) {
             // Charged as they are checked; where one is not chargeable, the ones before it are
             // uncharged again (0 is below any group's stamps) and the walk is made afresh.
@@ -919,19 +924,10 @@ int64_t OptimusCoster::heldFromTop(size_t q, int64_t eh, int64_t ew) {
     if (2 * (heldUsed_ + 1) > held_.size()) { // grow (from none) and re-insert
         std::vector<HeldEntry> old = std::move(held_);
         held_.assign(std::max<size_t>(1024, 2 * old.size()), HeldEntry{});
-        mask = held_.size() - 1;
-        for (const HeldEntry& h : old) {
-            if (h.key == 0) continue;
-            size_t i = size_t((h.key * 0x9E3779B97F4A7C15ull) >> 40) & mask;
-            while (held_[i].key != 0)
-                i = (i + 1) & mask;
-            held_[i] = h;
-        }
+        for (const HeldEntry& h : old)
+            if (h.key != 0) held_[slotOf(h.key)] = h;
     }
-    at = size_t((key * 0x9E3779B97F4A7C15ull) >> 40) & mask;
-    while (held_[at].key != 0)
-        at = (at + 1) & mask;
-    held_[at] = {key, value, uint32_t(heldIds_.size()), uint32_t(walk_.size())};
+    held_[slotOf(key)] = {key, value, uint32_t(heldIds_.size()), uint32_t(walk_.size())};
     heldIds_.insert(heldIds_.end(), walk_.begin(), walk_.end());
     ++heldUsed_;
     return value;
@@ -944,7 +940,7 @@ int64_t OptimusCoster::heldFromTop(size_t q, int64_t eh, int64_t ew) {
 // Deeper than a few producers the bound stops at min(T_c, C).
 int64_t OptimusCoster::heldBound(size_t q, int64_t eh, int64_t ew, int depth) {
     const int64_t all = outC_[q] * eh * ew;
-    if (!joinable_[q] || (!concat_[q] && outC_[q] <= Tc_)) return all;
+    if (!walksUp(q)) return all;
     if (concat_[q]) return depth > 8 ? 0 : std::min(all, concatBound(q, eh, ew, depth + 1));
     const int64_t isoa = Tc_ * eh * ew;
     return depth > 8 ? isoa : std::min(all, isoa + inputsBound(q, eh, ew, depth + 1));

@@ -227,6 +227,9 @@ class OptimusCoster : private detail::OptimusCosterData {
     int64_t inputsBound(size_t p, int64_t eh, int64_t ew, int depth);
     int64_t heldBound(size_t q, int64_t eh, int64_t ew, int depth);
     int64_t heldFromTop(size_t q, int64_t eh, int64_t ew);
+    // Whether heldBound() follows q's inputs (q may join and hold fewer than all its channels,
+    // or is a concat); else q holds all its channels.
+    bool walksUp(size_t q) const { return joinable_[q] && (concat_[q] || outC_[q] > Tc_); }
     bool chargeable(size_t q);
     int64_t vertexWindow(size_t v, int axis, int64_t r) const;
 };
