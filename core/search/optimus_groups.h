@@ -293,6 +293,9 @@ class OptimusGroupSpace {
     bool cancelled() const { return cancelled_; }
 
     static constexpr size_t kFields = 5; // bitsets per group (see bits())
+    // Sets of per-group arrays kept from spaces that went for the next ones to take (a space
+    // takes one when it is made, and gives its own back, emptied, when it goes).
+    static constexpr size_t kKeptStorages = 2;
 
   private:
     size_t words_ = 0;
@@ -373,6 +376,12 @@ class OptimusGroupSpace {
     std::vector<OptimusVertexLimit> limits_;
     int64_t byBound_ = 0, largestShare_ = 0;
     bool cancelled_ = false;
+    // The per-group arrays' memory, handed from one space to the next (see Storage in the .cpp):
+    // taken when a space is made, given back, emptied, when it goes.
+    struct Storage;
+    void swapStorage(Storage& s);
+    void takeStorage();
+    void giveStorage();
 };
 
 } // namespace lf

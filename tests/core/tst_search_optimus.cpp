@@ -20,6 +20,7 @@
 #include <atomic>
 #include <chrono>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -277,6 +278,63 @@ layers:
                     QVERIFY2(r->form_seconds > 0 && r->form_seconds <= r->seconds,
                              qPrintable(where));
             }
+    }
+
+    // A group space takes the arrays of one that went before it (emptied; kept so that the
+    // next search writes the memory the last one wrote): nothing of an earlier search may show
+    // in a later one. Each search of a sequence (larger spaces before smaller ones and after,
+    // off-line and on-line, with records and without) against the same search with arrays of
+    // its own (the kept ones held by spaces alive meanwhile).
+    void sameResultWhateverSearchedBefore() {
+        struct Run {
+            const char* net;
+            const char* hw;
+            int threads;
+            bool online = false;
+        };
+        const std::vector<Run> runs = {{"googlenet", "tso-nmp", 2},
+                                       {"alexnet", "convfusion-40nm-banked", 1},
+                                       {"alexnet", "convfusion-40nm-banked", 1, true},
+                                       {"squeezenet1.0", "optimus-default", 1},
+                                       {"googlenet", "optimus-default", 1},
+                                       {"resnet18", "optimus-config-1", 1},
+                                       {"resnet50", "hwff-config-2", 2},
+                                       {"mobilenetv2", "tso-nmp", 1, true},
+                                       {"googlenet", "hwff-config-1", 2},
+                                       {"vgg16", "optimus-config-5", 1}};
+        auto search = [](const Run& r) {
+            OptimusFuserOptions opt;
+            opt.threads = r.threads;
+            opt.online = r.online;
+            return optimusFuse(test::bundledNetwork(r.net), test::bundledHardware(r.hw), opt);
+        };
+        const Network lenet = test::bundledNetwork("lenet5");
+        OptimusGroupRules rules;
+        rules.vertex.assign(size_t(lenet.size()), 1);
+        auto fresh = [&](const Run& r) {
+            std::vector<std::unique_ptr<OptimusGroupSpace>> holders;
+            for (size_t i = 0; i < OptimusGroupSpace::kKeptStorages; ++i)
+                holders.push_back(std::make_unique<OptimusGroupSpace>(
+                    lenet, rules, [](const std::vector<LayerId>&, int, double, bool) {
+                        OptimusGroupClass c;
+                        c.cost = 1;
+                        return c;
+                    }));
+            return search(r);
+        };
+        for (const Run& r : runs) {
+            const OptimusFuserResult a = fresh(r), b = search(r);
+            const QString where =
+                QString("%1 on %2%3").arg(r.net, r.hw, r.online ? " (on-line)" : "");
+            QVERIFY2(a.cost == b.cost, qPrintable(where));
+            QVERIFY2(a.groups == b.groups, qPrintable(where));
+            QVERIFY2(a.groups_evaluated == b.groups_evaluated, qPrintable(where));
+            QVERIFY2(a.groupsCosted() == b.groupsCosted(), qPrintable(where));
+            QVERIFY2(a.costed_from_records == b.costed_from_records, qPrintable(where));
+            QVERIFY2(a.groups_inherited == b.groups_inherited, qPrintable(where));
+            QVERIFY2(a.subproblems == b.subproblems, qPrintable(where));
+            QVERIFY2(a.dp_steps == b.dp_steps, qPrintable(where));
+        }
     }
 
     // Deferred costs (docs/model-notes.md, "Optimus deferred costs") change which groups are
