@@ -567,10 +567,23 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
         const int64_t d0 = satAdd(defer->channels[f] * area, acc0);
         fo.isoa = d1 < d0;
         if (!append) return true; // what the records tell of `first` only
+        // Where `p`'s record is: with one component (copied), found among the group's few
+        // records (cheaper than indexing them all by layer and clearing the index after);
+        // else by recordAt. A new one is appended.
         auto add = [&](LayerId p, const Record& r) {
-            int32_t& at = recordAt[size_t(p)];
+            int32_t at = -1;
+            if (copy) {
+                for (size_t q = recBeg; q < records_.size(); ++q)
+                    if (records_[q].tensor == p) {
+                        at = int32_t(q);
+                        break;
+                    }
+            } else {
+                at = recordAt[size_t(p)];
+            }
             if (at < 0) {
                 at = int32_t(records_.size());
+                if (!copy) recordAt[size_t(p)] = at;
                 records_.push_back({p, 1, 1, 1, 1, 1, 0, 0});
             }
             Record& x = records_[size_t(at)];
@@ -583,10 +596,7 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
             x.acc1 = satAdd(x.acc1, a1);
             x.acc0 = satAdd(x.acc0, a0);
         };
-        if (copy) { // the copied ones are distinct tensors: `first`'s inputs merge into them
-            for (size_t r = recBeg; r < records_.size(); ++r)
-                recordAt[size_t(records_[r].tensor)] = int32_t(r);
-        } else {
+        if (!copy) { // else the copied ones are distinct tensors: `first`'s inputs merge into them
             for (size_t j = 0; j < count; ++j) {
                 const Recorded& c = recorded_[info_[comps[j]].rec];
                 for (uint32_t r = c.recBeg; r < c.recEnd; ++r) {
@@ -605,8 +615,9 @@ void OptimusGroupSpace::form(const Network& net, const OptimusGroupRules& rules,
                               std::min(d1, d0)};
         for (LayerId p : net.layer(first).inputs)
             add(p, reads);
-        for (size_t r = recBeg; r < records_.size(); ++r)
-            recordAt[size_t(records_[r].tensor)] = -1;
+        if (!copy)
+            for (size_t r = recBeg; r < records_.size(); ++r)
+                recordAt[size_t(records_[r].tensor)] = -1;
         return true;
     };
     // Gives group g its records if it has none yet (from its components'); false when it
