@@ -224,6 +224,18 @@ struct OptimusGroupSpace::Storage {
     std::vector<uint32_t> components, componentsEnd, validIds;
     std::vector<double> split;
 
+    // Calls f on each array.
+    template <class F> void each(F&& f) {
+        f(bits);
+        f(info);
+        f(records);
+        f(recorded);
+        f(components);
+        f(componentsEnd);
+        f(validIds);
+        f(split);
+    }
+
     static constexpr size_t kKept = kKeptStorages;
     static constexpr size_t kMaxKept = size_t(64) << 20;
     static std::mutex& mutex() {
@@ -264,24 +276,14 @@ void OptimusGroupSpace::takeStorage() {
 }
 
 void OptimusGroupSpace::giveStorage() {
-    // What the arrays held at most (their sizes now; the pages written are about as many).
-    const size_t held =
-        bits_.size() * sizeof(uint64_t) + info_.size() * sizeof(Info) +
-        records_.size() * sizeof(Record) + recorded_.size() * sizeof(Recorded) +
-        (components_.size() + componentsEnd_.size() + validIds_.size()) * sizeof(uint32_t) +
-        split_.size() * sizeof(double);
-    if (held > Storage::kMaxKept) return;
     std::unique_ptr<Storage> s(new (std::nothrow) Storage); // in a destructor: never throws
     if (!s) return;
     swapStorage(*s);
-    s->bits.clear();
-    s->info.clear();
-    s->records.clear();
-    s->recorded.clear();
-    s->components.clear();
-    s->componentsEnd.clear();
-    s->validIds.clear();
-    s->split.clear();
+    // What the arrays held at most (their sizes now; the pages written are about as many).
+    size_t held = 0;
+    s->each([&](const auto& a) { held += a.size() * sizeof(a[0]); });
+    if (held > Storage::kMaxKept) return; // given back as `s` goes
+    s->each([](auto& a) { a.clear(); });
     std::lock_guard lock(Storage::mutex());
     std::vector<std::unique_ptr<Storage>>& kept = Storage::kept();
     if (kept.size() < Storage::kKept) kept.push_back(std::move(s));
