@@ -16,6 +16,8 @@
 
 #include <clocale>
 #include <cstdio>
+#include <memory>
+#include <string_view>
 
 namespace {
 
@@ -28,21 +30,41 @@ QString defaultExample() {
     return {};
 }
 
+// Whether the command line asks only for the help or the version text, which needs no display
+// (QCommandLineParser::process prints it and exits).
+bool onlyHelpOrVersion(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a == "--") return false; // what follows is a file name
+        // (Not --help-all: it lists the GUI's Qt options, which only a QApplication knows.)
+        if (a == "-h" || a == "--help" || a == "-?" || a == "-v" || a == "--version") return true;
+    }
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     lf::keepFreedMemory();
     QElapsedTimer sinceStart;
     sinceStart.start();
-    QApplication app(argc, argv);
+    // `layerfuse --help` or `--version` from a shell without a display (over ssh, in a
+    // container): a QApplication would stop at the missing platform plugin before printing.
+    std::unique_ptr<QCoreApplication> app;
+    if (onlyHelpOrVersion(argc, argv))
+        app = std::make_unique<QCoreApplication>(argc, argv);
+    else
+        app = std::make_unique<QApplication>(argc, argv);
     // Graphviz and some readers parse numbers with the C library: keep its numeric locale "C".
     std::setlocale(LC_NUMERIC, "C");
     QCoreApplication::setOrganizationName(QStringLiteral("LayerFuse"));
     QCoreApplication::setApplicationName(QStringLiteral("LayerFuse"));
     QCoreApplication::setApplicationVersion(QStringLiteral(LAYERFUSE_VERSION));
-    QGuiApplication::setApplicationDisplayName(QStringLiteral("LayerFuse"));
-    QGuiApplication::setDesktopFileName(
-        QStringLiteral("org.layerfuse.LayerFuse")); // packaging/*.desktop
+    if (qobject_cast<QApplication*>(app.get())) {
+        QGuiApplication::setApplicationDisplayName(QStringLiteral("LayerFuse"));
+        QGuiApplication::setDesktopFileName(
+            QStringLiteral("org.layerfuse.LayerFuse")); // packaging/*.desktop
+    }
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
@@ -80,10 +102,12 @@ int main(int argc, char** argv) {
     editsFromStdin.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOptions(
         {themeOption, resetLayout, noRecovery, quitAfterPaint, uiReport, editsFromStdin});
-    parser.process(app);
+    parser.process(*app); // prints the help or the version and exits when asked for
+    auto* gui = qobject_cast<QApplication*>(app.get());
+    if (!gui) return 0;
 
     const bool timing = parser.isSet(quitAfterPaint);
-    lf::gui::applyStudioStyle(app, lf::gui::ThemeMode::system);
+    lf::gui::applyStudioStyle(*gui, lf::gui::ThemeMode::system);
     lf::MainWindow::Options options;
     options.restoreSettings = !parser.isSet(resetLayout) && !timing;
     options.autosave = !timing;
@@ -97,13 +121,13 @@ int main(int argc, char** argv) {
                                  &window);
 
     if (timing) {
-        QObject::connect(window.canvas(), &lf::graph::GraphCanvas::firstPaint, &app, [&] {
+        QObject::connect(window.canvas(), &lf::graph::GraphCanvas::firstPaint, app.get(), [&] {
             std::printf("first paint after %lld ms\n",
                         static_cast<long long>(sinceStart.elapsed()));
             std::fflush(stdout);
-            QTimer::singleShot(0, &app, &QCoreApplication::quit);
+            QTimer::singleShot(0, app.get(), &QCoreApplication::quit);
         });
-        QTimer::singleShot(30000, &app, [] { QCoreApplication::exit(2); });
+        QTimer::singleShot(30000, app.get(), [] { QCoreApplication::exit(2); });
     }
 
     const QStringList args = parser.positionalArguments();
@@ -114,5 +138,5 @@ int main(int argc, char** argv) {
     if (!timing) QTimer::singleShot(0, &window, [&window] { window.recovery()->offerRecovery(); });
     lf::EditScript script(window.studio());
     if (parser.isSet(editsFromStdin)) script.followStandardInput();
-    return app.exec();
+    return app->exec();
 }
