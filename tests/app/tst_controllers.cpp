@@ -22,6 +22,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDir>
+#include <QHeaderView>
 #include <QMainWindow>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -103,6 +104,15 @@ class TestControllers : public QObject {
                         QString::fromStdString(humanEdp(edp)));
             EXPECT_TRUE(dialog.table()->item(7, 2)->text().contains(QLatin1Char('e')));
             EXPECT_TRUE(!dialog.worse().contains(QStringLiteral("DRAM accesses")));
+            // Shown, every row fits without a blank below them and the columns fill the width.
+            dialog.show();
+            QCoreApplication::processEvents();
+            const QTableWidget* t = dialog.table();
+            const int rows = t->verticalHeader()->length();
+            EXPECT_TRUE(t->viewport()->height() >= rows);
+            EXPECT_TRUE(t->viewport()->height() - rows < t->rowHeight(0));
+            EXPECT_TRUE(t->horizontalHeader()->length() == t->viewport()->width());
+            dialog.hide();
             return asked > 1;
         };
         QVERIFY(automation.autoFuse(settings));

@@ -12,6 +12,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -54,7 +55,8 @@ TradeOffDialog::TradeOffDialog(const Metrics& before, const Metrics& after,
     table_->setHorizontalHeaderLabels({tr("Figure"), tr("Before"), tr("After"), tr("Change")});
     table_->verticalHeader()->setVisible(false);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->setSelectionMode(QAbstractItemView::NoSelection); // a statement, not a choice
+    table_->setFocusPolicy(Qt::NoFocus);
     const QColor worse(0xd0, 0x45, 0x3a), better(0x2e, 0x8b, 0x57);
     for (int r = 0; r < int(rows.size()); ++r) {
         const Row& row = rows[size_t(r)];
@@ -74,6 +76,16 @@ TradeOffDialog::TradeOffDialog(const Metrics& before, const Metrics& after,
         if (row.b != row.a) c->setForeground(row.b > row.a ? worse : better);
         if (row.b > row.a) worse_ << row.name.trimmed();
     }
+    // Every row shown and no blank below them; the figures' names take the width left over.
+    QHeaderView* header = table_->horizontalHeader();
+    table_->resizeColumnsToContents();
+    table_->resizeRowsToContents();
+    table_->setMinimumWidth(header->length() + 2 * table_->frameWidth());
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(0, QHeaderView::Stretch);
+    table_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    table_->setFixedHeight(header->sizeHint().height() + table_->verticalHeader()->length() +
+                           2 * table_->frameWidth());
     v->addWidget(table_);
     auto* buttons = new QDialogButtonBox(this);
     QPushButton* apply = buttons->addButton(tr("Apply"), QDialogButtonBox::AcceptRole);
@@ -84,7 +96,7 @@ TradeOffDialog::TradeOffDialog(const Metrics& before, const Metrics& after,
     connect(buttons->button(QDialogButtonBox::Discard), &QPushButton::clicked, this,
             &QDialog::reject);
     v->addWidget(buttons);
-    resize(520, 380);
+    resize(std::max(520, sizeHint().width()), sizeHint().height());
 }
 
 } // namespace lf
