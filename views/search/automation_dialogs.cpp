@@ -163,6 +163,9 @@ TileOptimizeDialog::TileOptimizeDialog(const TileOptimizeSettings& initial,
     v->addWidget(intro);
     v->addLayout(form);
     v->addWidget(okCancel(this, tr("Optimize")));
+    // As wide as Auto-fuse: the introduction in a few lines and the whole title shown.
+    setMinimumWidth(fontMetrics().averageCharWidth() * 64);
+    if (const int h = heightForWidth(minimumWidth()); h > 0) resize(minimumWidth(), h);
     const Objective o = initial.search.objective;
     selectData(objective_, int(o == Objective::dram      ? AutoFuseObjective::dram
                                : o == Objective::energy  ? AutoFuseObjective::energy
