@@ -9,6 +9,7 @@
 #include "teaching/teaching_style.h"
 #include "test_support.h"
 
+#include <QHeaderView>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -180,6 +181,17 @@ void TestTeachingCompare::strategiesSideBySide() {
     QVERIFY(st->result(0).recompute_macs > 0);
     QCOMPARE(st->result(1).recompute_macs, 0);
     QVERIFY(st->table()->horizontalHeaderItem(0)->text().contains(QLatin1String("current")));
+    // In a narrow panel (the Compare dock at 1280 × 800) every line of every header fits its
+    // column ("recompute (current)" on one line was cut at both ends).
+    view.resize(550, 320);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QHeaderView* header = st->table()->horizontalHeader();
+    const QFontMetrics metrics(header->font());
+    for (int k = 0; k < 3; ++k)
+        for (const QString& line : st->table()->horizontalHeaderItem(k)->text().split(u'\n'))
+            QVERIFY2(metrics.horizontalAdvance(line) + 8 <= header->sectionSize(k),
+                     qPrintable(line));
     // "Use reuse" proposes the group with that strategy.
     QSignalSpy edited(&view, &CompareView::groupEdited);
     const auto buttons = st->findChildren<QPushButton*>();

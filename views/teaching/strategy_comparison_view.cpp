@@ -181,7 +181,7 @@ void StrategyComparisonView::showResult(const Result& r) {
     QStringList heads;
     for (size_t k = 0; k < kStrategies.size(); ++k)
         heads << (kStrategies[k] == g.strategy
-                      ? tr("%1 (current)").arg(strategyName(kStrategies[k]))
+                      ? tr("%1\n(current)").arg(strategyName(kStrategies[k])) // narrow docks
                       : strategyName(kStrategies[k]));
     table_->setHorizontalHeaderLabels(heads);
     const auto& figures = teaching::groupFigures();
