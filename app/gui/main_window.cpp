@@ -13,6 +13,7 @@
 #include "graph/graph_canvas.h"
 #include "hardware/hardware_editor.h"
 #include "history/undo_history_view.h"
+#include "input/wheel_guard.h"
 #include "inspectors/group_inspector.h"
 #include "inspectors/layer_inspector.h"
 #include "layers/layer_list.h"
@@ -38,6 +39,7 @@ namespace lf {
 MainWindow::MainWindow(const Options& options, QWidget* parent)
     : QMainWindow(parent), options_(options), studio_(new Studio(this)), actions_(this) {
     gui::initResources();
+    WheelGuard::install(); // scrolling a panel changes none of its fields
     setWindowIcon(gui::appIcon());
     setObjectName(QStringLiteral("LayerFuseMainWindow"));
     setDockNestingEnabled(true);
