@@ -60,6 +60,13 @@ struct Form {
         area->setWidgetResizable(true);
         window.resize(300, 200);
     }
+    // Shows the window, active, with the keyboard focus on `w`.
+    bool showFocused(QWidget* w) {
+        window.show();
+        if (!QTest::qWaitForWindowActive(&window)) return false;
+        w->setFocus();
+        return QTest::qWaitFor([w] { return w->hasFocus(); });
+    }
 };
 
 } // namespace
@@ -71,10 +78,7 @@ class TestWheelGuard : public QObject {
 
     void wheelScrollsTheFormNotItsFields() {
         Form f;
-        f.window.show();
-        QVERIFY(QTest::qWaitForWindowActive(&f.window));
-        f.elsewhere->setFocus();
-        QTRY_VERIFY(f.elsewhere->hasFocus());
+        QVERIFY(f.showFocused(f.elsewhere));
         QScrollBar* bar = f.area->verticalScrollBar();
         QVERIFY(bar->maximum() > 0);
         for (QWidget* field : {static_cast<QWidget*>(f.spin), static_cast<QWidget*>(f.combo),
@@ -95,10 +99,7 @@ class TestWheelGuard : public QObject {
 
     void focusedFieldTakesTheWheel() {
         Form f;
-        f.window.show();
-        QVERIFY(QTest::qWaitForWindowActive(&f.window));
-        f.spin->setFocus();
-        QTRY_VERIFY(f.spin->hasFocus());
+        QVERIFY(f.showFocused(f.spin));
         wheelDown(f.spin);
         QCOMPARE(f.spin->value(), 49);
         f.combo->setFocus();
