@@ -13,6 +13,7 @@
 #include <QApplication>
 #include <QDialog>
 #include <QFile>
+#include <QInputDialog>
 #include <QPlainTextEdit>
 #include <QProgressDialog>
 #include <QSignalSpy>
@@ -227,6 +228,38 @@ class TestOnnxImportFlow : public QObject {
         QVERIFY(!progressShown);
         QVERIFY(shapeModal);
         QVERIFY2(ok, qPrintable(message));
+    }
+
+    void openingAModelAsksAgainForAShapeThatDoesNotRead() {
+        // File ▸ Open (and the command line) on a model with a dynamic input size: a typo in
+        // the shape brings the question back with what is wrong and the text as typed, instead
+        // of refusing the file.
+        Window t;
+        t.w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&t.w));
+        QStringList labels, shown;
+        QTimer poll;
+        poll.setInterval(20);
+        QObject::connect(&poll, &QTimer::timeout, [&] {
+            auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+            if (!dialog || !dialog->isVisible()) return;
+            labels << dialog->labelText();
+            shown << dialog->textValue();
+            dialog->setTextValue(labels.size() == 1 ? QStringLiteral("3,abc")
+                                                    : QStringLiteral("3,48,192"));
+            dialog->accept();
+            if (labels.size() == 2) poll.stop();
+        });
+        poll.start();
+        QVERIFY(
+            t.openFile(test::testData(QStringLiteral("onnx/ch_ppocr_mobile_v2.0_cls_infer.onnx"))));
+        QCOMPARE(labels.size(), 2);
+        QVERIFY2(labels[1].contains(QLatin1String("'abc' is not a positive integer")),
+                 qPrintable(labels[1]));
+        QCOMPARE(shown, (QStringList{QStringLiteral("3,224,224"), QStringLiteral("3,abc")}));
+        QVERIFY2(t.errors.isEmpty(), qPrintable(t.errors.join('\n')));
+        const Network& net = t.w.document()->network();
+        QCOMPARE(net.layer(net.inputIds().front()).out, (Shape{3, 48, 192}));
     }
 
     void theImportReportIsShownAfterAnImport() {

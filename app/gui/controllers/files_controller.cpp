@@ -184,16 +184,25 @@ std::optional<Result<Network>> FilesController::importOnnx(const QString& path) 
         // Dialogs only for a user at the window (tests and scripts get the error).
         if (net || !window || !window->isVisible()) return net;
         if (report->needs_input_shape && opt.input_shape.empty()) {
-            bool ok = false;
-            const QString text = QInputDialog::getText(
-                window, tr("Input Shape"),
-                tr("%1 leaves its input size open. Input shape (C,H,W or N,C,H,W):")
-                    .arg(QFileInfo(path).fileName()),
-                QLineEdit::Normal, QStringLiteral("3,224,224"), &ok);
-            if (!ok) return net;
-            auto shape = parseOnnxInputShape(text.toStdString());
-            if (!shape) return Error(shape.error().message);
-            opt.input_shape = *shape;
+            // A shape that does not read is asked for again, with what is wrong and the text
+            // as typed (a typo does not throw the whole open away).
+            QString text = QStringLiteral("3,224,224"), problem;
+            while (opt.input_shape.empty()) {
+                bool ok = false;
+                const QString question =
+                    tr("%1 leaves its input size open. Input shape (C,H,W or N,C,H,W):")
+                        .arg(QFileInfo(path).fileName());
+                text = QInputDialog::getText(
+                    window, tr("Input Shape"),
+                    problem.isEmpty() ? question : problem + QStringLiteral("\n\n") + question,
+                    QLineEdit::Normal, text, &ok);
+                if (!ok) return net;
+                auto shape = parseOnnxInputShape(text.toStdString());
+                if (shape)
+                    opt.input_shape = *shape;
+                else
+                    problem = qs(shape.error().message);
+            }
             continue;
         }
         if (!report->unsupported.empty() && !opt.allow_opaque) {
