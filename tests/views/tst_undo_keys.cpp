@@ -1,5 +1,6 @@
 // UndoKeysToDocument (views/input/undo_keys.h): Ctrl+Z and Ctrl+Shift+Z in a field with nothing
 // typed reach the window's Undo and Redo; with something typed they undo the typing.
+#include "focused_window.h"
 #include "input/undo_keys.h"
 
 #include <QAction>
@@ -36,12 +37,6 @@ struct Panel {
         QObject::connect(redo, &QAction::triggered, [this] { ++redone; });
         window.addActions({undo, redo});
     }
-    bool showFocused(QWidget* w) {
-        window.show();
-        if (!QTest::qWaitForWindowActive(&window)) return false;
-        w->setFocus();
-        return QTest::qWaitFor([w] { return w->hasFocus(); });
-    }
 };
 
 // The platform's first Undo and Redo keys (Ctrl+Z and Ctrl+Shift+Z on X11; the actions get
@@ -66,7 +61,7 @@ class TestUndoKeys : public QObject {
 
     void enteredValueThenUndoReachesTheDocument() {
         Panel p;
-        QVERIFY(p.showFocused(p.spin));
+        QVERIFY(test::showWithFocusOn(&p.window, p.spin));
         QVERIFY(UndoKeysToDocument::typedInto(p.spin));
         // A value typed and entered: the field shows the value, nothing is left typed.
         p.spin->selectAll();
@@ -82,7 +77,7 @@ class TestUndoKeys : public QObject {
 
     void typingNotEnteredIsUndoneInTheField() {
         Panel p;
-        QVERIFY(p.showFocused(p.name));
+        QVERIFY(test::showWithFocusOn(&p.window, p.name));
         QTest::keyClicks(p.name, QStringLiteral("x"));
         QCOMPARE(p.name->text(), QStringLiteral("g0x"));
         undoKeys(p.name);

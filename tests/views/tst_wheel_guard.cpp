@@ -1,5 +1,6 @@
 // WheelGuard (views/input/wheel_guard.h): the wheel over a field of a scrolling form scrolls the
 // form and leaves the field's value alone unless the field has the focus.
+#include "focused_window.h"
 #include "input/wheel_guard.h"
 
 #include <QComboBox>
@@ -60,13 +61,6 @@ struct Form {
         area->setWidgetResizable(true);
         window.resize(300, 200);
     }
-    // Shows the window, active, with the keyboard focus on `w`.
-    bool showFocused(QWidget* w) {
-        window.show();
-        if (!QTest::qWaitForWindowActive(&window)) return false;
-        w->setFocus();
-        return QTest::qWaitFor([w] { return w->hasFocus(); });
-    }
 };
 
 } // namespace
@@ -78,7 +72,7 @@ class TestWheelGuard : public QObject {
 
     void wheelScrollsTheFormNotItsFields() {
         Form f;
-        QVERIFY(f.showFocused(f.elsewhere));
+        QVERIFY(test::showWithFocusOn(&f.window, f.elsewhere));
         QScrollBar* bar = f.area->verticalScrollBar();
         QVERIFY(bar->maximum() > 0);
         for (QWidget* field : {static_cast<QWidget*>(f.spin), static_cast<QWidget*>(f.combo),
@@ -99,7 +93,7 @@ class TestWheelGuard : public QObject {
 
     void focusedFieldTakesTheWheel() {
         Form f;
-        QVERIFY(f.showFocused(f.spin));
+        QVERIFY(test::showWithFocusOn(&f.window, f.spin));
         wheelDown(f.spin);
         QCOMPARE(f.spin->value(), 49);
         f.combo->setFocus();
