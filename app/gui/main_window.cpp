@@ -13,8 +13,7 @@
 #include "graph/graph_canvas.h"
 #include "hardware/hardware_editor.h"
 #include "history/undo_history_view.h"
-#include "input/undo_keys.h"
-#include "input/wheel_guard.h"
+#include "input/field_guard.h"
 #include "inspectors/group_inspector.h"
 #include "inspectors/layer_inspector.h"
 #include "layers/layer_list.h"
@@ -40,8 +39,7 @@ namespace lf {
 MainWindow::MainWindow(const Options& options, QWidget* parent)
     : QMainWindow(parent), options_(options), studio_(new Studio(this)), actions_(this) {
     gui::initResources();
-    WheelGuard::install();         // scrolling a panel changes none of its fields
-    UndoKeysToDocument::install(); // Ctrl+Z in a field with nothing typed undoes the last edit
+    FieldGuard::install(); // the wheel scrolls panels; Ctrl+Z in a field undoes the last edit
     setWindowIcon(gui::appIcon());
     setObjectName(QStringLiteral("LayerFuseMainWindow"));
     setDockNestingEnabled(true);

@@ -1,7 +1,7 @@
-// WheelGuard (views/input/wheel_guard.h): the wheel over a field of a scrolling form scrolls the
+// FieldGuard (views/input/field_guard.h): the wheel over a field of a scrolling form scrolls the
 // form and leaves the field's value alone unless the field has the focus.
 #include "focused_window.h"
-#include "input/wheel_guard.h"
+#include "input/field_guard.h"
 
 #include <QComboBox>
 #include <QLineEdit>
@@ -65,10 +65,10 @@ struct Form {
 
 } // namespace
 
-class TestWheelGuard : public QObject {
+class TestFieldGuardWheel : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() { WheelGuard::install(); }
+    void initTestCase() { FieldGuard::install(); }
 
     void wheelScrollsTheFormNotItsFields() {
         Form f;
@@ -77,7 +77,7 @@ class TestWheelGuard : public QObject {
         QVERIFY(bar->maximum() > 0);
         for (QWidget* field : {static_cast<QWidget*>(f.spin), static_cast<QWidget*>(f.combo),
                                static_cast<QWidget*>(f.slider)}) {
-            QVERIFY(WheelGuard::guards(field));
+            QVERIFY(FieldGuard::guardsWheel(field));
             bar->setValue(0);
             wheelDown(field);
             QVERIFY2(bar->value() > 0, field->metaObject()->className());
@@ -109,14 +109,14 @@ class TestWheelGuard : public QObject {
         spin->setValue(50);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(!WheelGuard::guards(spin));
+        QVERIFY(!FieldGuard::guardsWheel(spin));
         wheelDown(spin);
         QCOMPARE(spin->value(), 49);
         // The scroll bars themselves are not fields.
         QScrollArea area;
-        QVERIFY(!WheelGuard::guards(area.verticalScrollBar()));
+        QVERIFY(!FieldGuard::guardsWheel(area.verticalScrollBar()));
     }
 };
 
-QTEST_MAIN(TestWheelGuard)
-#include "tst_wheel_guard.moc"
+QTEST_MAIN(TestFieldGuardWheel)
+#include "tst_field_guard_wheel.moc"

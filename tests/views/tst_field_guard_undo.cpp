@@ -1,7 +1,7 @@
-// UndoKeysToDocument (views/input/undo_keys.h): Ctrl+Z and Ctrl+Shift+Z in a field with nothing
+// FieldGuard (views/input/field_guard.h): Ctrl+Z and Ctrl+Shift+Z in a field with nothing
 // typed reach the window's Undo and Redo; with something typed they undo the typing.
 #include "focused_window.h"
-#include "input/undo_keys.h"
+#include "input/field_guard.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -54,15 +54,15 @@ void redoKeys(QWidget* w) {
 
 } // namespace
 
-class TestUndoKeys : public QObject {
+class TestFieldGuardUndo : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() { UndoKeysToDocument::install(); }
+    void initTestCase() { FieldGuard::install(); }
 
     void enteredValueThenUndoReachesTheDocument() {
         Panel p;
         QVERIFY(test::showWithFocusOn(&p.window, p.spin));
-        QVERIFY(UndoKeysToDocument::typedInto(p.spin));
+        QVERIFY(FieldGuard::typedInto(p.spin));
         // A value typed and entered: the field shows the value, nothing is left typed.
         p.spin->selectAll();
         QTest::keyClicks(p.spin, QStringLiteral("28"));
@@ -92,5 +92,5 @@ class TestUndoKeys : public QObject {
     }
 };
 
-QTEST_MAIN(TestUndoKeys)
-#include "tst_undo_keys.moc"
+QTEST_MAIN(TestFieldGuardUndo)
+#include "tst_field_guard_undo.moc"
